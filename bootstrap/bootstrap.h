@@ -1,0 +1,69 @@
+/* bootstrap/bootstrap.h: job setup services, one ops table per plugin.
+ *
+ * A bootstrap plugin knows how this process was started (by gasnetrun_ibv's
+ * local spawner, by ssh, by mpirun, by a PMIx server) and offers the few
+ * collectives the core needs before its own network is up.  It never touches
+ * verbs.  Plugins: local (bootstrap/local), later ssh, mpi, pmi.
+ *
+ * Collectives are called by every rank, in the same order, from one thread.
+ * Each blocks at most GASNET_BOOTSTRAP_TIMEOUT seconds and then ends the
+ * process with a message naming the operation (never a silent hang).
+ */
+#ifndef GASNETI_BOOTSTRAP_H
+#define GASNETI_BOOTSTRAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef void (*gasneti_bootstrap_exit_cb_t)(int exitcode);
+
+typedef struct gasneti_bootstrap_ops {
+    const char *name; /* "local", "ssh", "mpi", "pmi" */
+
+    /* Returns 1 when this process was started by this plugin's launcher
+     * (e.g. the local spawner's variables are present), else 0. */
+    int (*detect)(void);
+
+    /* Joins the job: sets *rank and *size.  exit_cb is called (from any
+     * thread, at most once) when the launcher asks this process to exit with
+     * a code, because another rank called gasnet_exit or died.  Returns 0, or
+     * -1 after printing why. */
+    int (*init)(int *argc, char ***argv, uint32_t *rank, uint32_t *size,
+                gasneti_bootstrap_exit_cb_t exit_cb);
+
+    /* Identifies this process's host: processes with equal ids share memory
+     * (PSHM).  The local plugin returns one id for the whole job unless the
+     * test override GASNET_TEST_HOSTS splits the ranks into several "hosts". */
+    uint64_t (*host_id)(void);
+
+    void (*barrier)(void);
+    /* All-gather: every rank contributes len bytes; dest receives size*len
+     * bytes ordered by rank. */
+    void (*exchange)(const void *src, size_t len, void *dest);
+    /* root's len bytes of src are copied to dest on every rank. */
+    void (*broadcast)(const void *src, size_t len, void *dest, uint32_t root);
+    /* src holds size blocks of len bytes, block i for rank i; dest receives
+     * block `rank` of every rank, ordered by source rank. */
+    void (*alltoall)(const void *src, size_t len, void *dest);
+
+    /* This process is leaving the job with `exitcode` as a job-wide exit
+     * (gasnet_exit, return from main): tell the launcher so that it stops the
+     * other ranks with the same code.  Returns at once; does not exit. */
+    void (*notify_exit)(int exitcode);
+
+    /* Fatal error: tell the launcher to kill the whole job, then _exit.
+     * Async-signal-safe.  Never returns. */
+    void (*abort)(int exitcode) __attribute__((__noreturn__));
+
+    /* Releases the plugin's resources at normal exit. */
+    void (*fini)(void);
+} gasneti_bootstrap_ops_t;
+
+/* Selects the plugin that started this process (GASNET_IBV_SPAWNER can force
+ * one).  A process started by hand without any launcher gets the local
+ * plugin in singleton mode (rank 0 of 1).  Never returns NULL. */
+const gasneti_bootstrap_ops_t *gasneti_bootstrap_select(void);
+
+extern const gasneti_bootstrap_ops_t gasneti_bootstrap_local;
+
+#endif /* GASNETI_BOOTSTRAP_H */

@@ -1,0 +1,1 @@
+# bootstrap/local.mk: build fragment included by the top Makefile.am.

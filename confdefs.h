@@ -1,0 +1,27 @@
+/* confdefs.h */
+#define PACKAGE_NAME "gasnet-ibv"
+#define PACKAGE_TARNAME "gasnet-ibv"
+#define PACKAGE_VERSION "2025.8.0"
+#define PACKAGE_STRING "gasnet-ibv 2025.8.0"
+#define PACKAGE_BUGREPORT ""
+#define PACKAGE_URL ""
+#define PACKAGE "gasnet-ibv"
+#define VERSION "2025.8.0"
+#define HAVE_LIBPTHREAD 1
+#define HAVE_STDIO_H 1
+#define HAVE_STDLIB_H 1
+#define HAVE_STRING_H 1
+#define HAVE_INTTYPES_H 1
+#define HAVE_STDINT_H 1
+#define HAVE_STRINGS_H 1
+#define HAVE_SYS_STAT_H 1
+#define HAVE_SYS_TYPES_H 1
+#define HAVE_UNISTD_H 1
+#define STDC_HEADERS 1
+#define HAVE_DECL_IBV_ACCESS_ON_DEMAND 1
+#define HAVE_RDMACM 1
+#define HAVE_HWLOC 1
+#define GASNETC_IBV_MAX_HCAS 1
+#define GASNETC_IBV_PORTS_DEFAULT ""
+#define GASNETC_IBV_MAX_MEDIUM 65536
+#define GASNETI_DEFAULT_SPAWNER "local"

@@ -1,0 +1,1 @@
+# contrib/local.mk: installed makefile fragments, pkg-config files, headers.

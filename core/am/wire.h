@@ -1,0 +1,54 @@
+/* core/am/wire.h: the transport-independent AM header and its wire format.
+ *
+ * The in-memory form (gasnetc_am_hdr_t) is what the dispatcher consumes.
+ * The wire form is compact: a 16-byte fixed part, then dest_addr for Longs,
+ * then only the nargs 32-bit arguments used.  Both PSHM and verbs carry it.
+ *
+ *   byte 0     category (2 bits) | is_req (bit 2)
+ *   byte 1     handler index
+ *   byte 2     nargs (0..16)
+ *   byte 3     credits returned to the receiver (verbs flow control)
+ *   bytes 4-7  source rank (little-endian)
+ *   bytes 8-11 payload length
+ *   bytes 12-15 sequence / reserved (0)
+ *   [8 bytes]  dest_addr (Long only)
+ *   [4*nargs]  arguments
+ */
+#ifndef GASNETC_AM_WIRE_H
+#define GASNETC_AM_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define GASNETC_AM_SHORT 0
+#define GASNETC_AM_MEDIUM 1
+#define GASNETC_AM_LONG 2
+#define GASNETC_AM_MAX_ARGS 16
+/* Largest wire header: fixed part + dest_addr + 16 args. */
+#define GASNETC_AM_HDR_MAX (16 + 8 + 4 * GASNETC_AM_MAX_ARGS)
+
+typedef struct {
+    uint8_t category; /* GASNETC_AM_SHORT / _MEDIUM / _LONG */
+    uint8_t is_req;   /* 1 Request, 0 Reply */
+    uint8_t handler;
+    uint8_t nargs;
+    uint8_t credits;
+    uint32_t src_rank;
+    uint32_t nbytes;    /* payload length */
+    uint64_t dest_addr; /* Long: payload address at the receiver */
+    int32_t args[GASNETC_AM_MAX_ARGS];
+} gasnetc_am_hdr_t;
+
+/* Bytes the wire form of hdr occupies. */
+size_t gasnetc_am_hdr_wire_size(const gasnetc_am_hdr_t *hdr);
+
+/* Writes the wire form into buf (at least gasnetc_am_hdr_wire_size bytes).
+ * Returns the bytes written, or 0 if hdr is invalid (bad category or nargs). */
+size_t gasnetc_am_hdr_pack(const gasnetc_am_hdr_t *hdr, void *buf);
+
+/* Reads a wire header from buf (len bytes available).  Returns bytes
+ * consumed, or 0 if the bytes are not a valid header (truncated, bad
+ * category, nargs > 16). */
+size_t gasnetc_am_hdr_unpack(const void *buf, size_t len, gasnetc_am_hdr_t *hdr);
+
+#endif /* GASNETC_AM_WIRE_H */

@@ -1,0 +1,122 @@
+/* core/gasnet_core_internal.h: state and services the core offers to the
+ * rest of the library (extended API, firehose, transports).  Not installed.
+ *
+ * Ownership: core/ (init.c, am.c, handlers.c, poll.c, exit.c, objects.c).
+ */
+#ifndef GASNETC_CORE_INTERNAL_H
+#define GASNETC_CORE_INTERNAL_H
+
+#include <gasnetex.h>
+#include "other/param/param.h"
+#include "other/log/log.h"
+#include "bootstrap/bootstrap.h"
+#include "core/am/wire.h"
+
+/* ---- the single client, endpoint, team and segment of this release ------- */
+struct gasneti_client_s {
+    const char *name;
+    gex_Flags_t flags;
+    void *cdata;
+};
+struct gasneti_segment_s {
+    gex_Client_t client;
+    void *addr;
+    uintptr_t size;
+    gex_Flags_t flags;
+    void *cdata;
+};
+struct gasneti_ep_s {
+    gex_Client_t client;
+    gex_Segment_t segment;
+    gex_Flags_t flags;
+    void *cdata;
+    gex_AM_Entry_t handlers[256]; /* gex_fnptr NULL = unregistered */
+};
+struct gasneti_tm_s {
+    gex_EP_t ep;
+    gex_Rank_t rank, size;
+    gex_Flags_t flags;
+    void *cdata;
+};
+
+extern gex_Rank_t gasneti_mynode;  /* job rank of this process */
+extern gex_Rank_t gasneti_nodes;   /* job size */
+extern int gasneti_init_done;      /* gex_Client_Init finished */
+extern int gasneti_attach_done;    /* gex_Segment_Attach finished */
+extern struct gasneti_client_s gasneti_the_client;
+extern struct gasneti_ep_s gasneti_the_ep;
+extern struct gasneti_tm_s gasneti_the_tm;
+extern struct gasneti_segment_s gasneti_the_segment;
+/* The primordial team, for the GASNet-1 legacy layer (gasnet.h). */
+extern gex_TM_t gasneti_thunk_tm;
+extern const gasneti_bootstrap_ops_t *gasneti_boot;
+extern char gasneti_hostname[64];
+
+/* Every rank's segment as its owner sees it (valid after attach). */
+typedef struct {
+    void *addr;
+    uintptr_t size;
+} gasneti_seginfo_t;
+extern gasneti_seginfo_t *gasneti_seginfo;
+
+/* Routing: 1 if rank is reached through shared memory (self included). */
+int gasnetc_is_local(gex_Rank_t rank);
+/* Where this process can touch [addr, addr+len) of local rank's segment;
+ * NULL if out of that segment. */
+void *gasnetc_local_addr(gex_Rank_t rank, const void *addr, size_t len);
+/* 1 if [addr, addr+len) lies in rank's segment (as the owner sees it). */
+int gasnetc_in_segment(gex_Rank_t rank, const void *addr, size_t len);
+
+/* Translates a team rank (primordial team: identity) and checks it. */
+static inline gex_Rank_t gasnetc_tm_to_jobrank(gex_TM_t tm, gex_Rank_t rank)
+{
+    (void)tm;
+    return rank;
+}
+
+/* ---- AM handler indices ------------------------------------------------- */
+/* 0 is never used; 1..63 core, 64..95 extended, 96..127 firehose and later
+ * services; 128..255 clients (GEX_AM_INDEX_BASE). */
+#define GASNETC_HANDLER_BASE 1
+#define GASNETE_HANDLER_BASE 64
+#define GASNETI_FH_HANDLER_BASE 96
+/* Registers library-internal handlers (indices < 128, given in the entries).
+ * Call before gex_Client_Init returns (extended: from gasnete_init). */
+void gasnetc_register_internal_handlers(const gex_AM_Entry_t *table, size_t n);
+
+/* ---- progress ------------------------------------------------------------- */
+/* Polls every transport once; runs handlers.  Not from handler context. */
+void gasnetc_poll(void);
+/* Polls while a Reply waits for queue space (only replies are delivered). */
+void gasnetc_poll_replies(void);
+/* 1 while the calling thread runs an AM handler (for debug checks). */
+int gasnetc_in_handler(void);
+
+/* ---- hooks into the extended layer (extended/) ----------------------------- */
+/* Called once at the end of gex_Client_Init (after the bootstrap and PSHM
+ * are up), before the implicit barrier. */
+void gasnete_init(void);
+/* Called from gasnet_AMPoll, for progress of outstanding extended ops. */
+void gasnete_progress(void);
+
+/* ---- exit --------------------------------------------------------------------- */
+/* Ends the job with exitcode from any context (fatal errors, signals). */
+void gasnetc_fatal_exit(int exitcode) __attribute__((__noreturn__));
+
+/* ---- locks that vanish in SEQ builds ------------------------------------------- */
+#if defined(GASNET_PAR)
+#include <pthread.h>
+typedef pthread_mutex_t gasneti_mutex_t;
+#define GASNETI_MUTEX_INITIALIZER PTHREAD_MUTEX_INITIALIZER
+#define gasneti_mutex_lock(m) pthread_mutex_lock(m)
+#define gasneti_mutex_unlock(m) pthread_mutex_unlock(m)
+#define GASNETI_TLS __thread
+#else
+typedef char gasneti_mutex_t;
+#define GASNETI_MUTEX_INITIALIZER 0
+#define gasneti_mutex_lock(m) ((void)(m))
+#define gasneti_mutex_unlock(m) ((void)(m))
+#define GASNETI_TLS
+#endif
+
+#endif /* GASNETC_CORE_INTERNAL_H */

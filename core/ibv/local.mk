@@ -1,0 +1,1 @@
+# core/ibv/local.mk: build fragment included by the top Makefile.am.

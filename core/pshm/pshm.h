@@ -1,0 +1,78 @@
+/* core/pshm/pshm.h: the same-host path (PSHM).
+ *
+ * Processes of one host ("neighbourhood") cross-map each other's segments so
+ * that RMA is memcpy, and exchange Active Messages through shared-memory
+ * queues: each process owns one Request queue and one Reply queue that all
+ * its neighbours produce into.  Shared-memory objects are unlinked as soon
+ * as every neighbour has mapped them, so none outlives the job even when a
+ * process is killed (the launcher also sweeps GASNETI_PSHM_PREFIX<jobid>*).
+ * Design notes: core/pshm/README.
+ *
+ * Collective calls (init, segment_attach) use the bootstrap and must be
+ * called by every rank of the job in the same order.
+ */
+#ifndef GASNETC_PSHM_H
+#define GASNETC_PSHM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "bootstrap/bootstrap.h"
+#include "core/am/wire.h"
+
+#define GASNETI_PSHM_PREFIX "/gasnet-ibv-"
+
+/* Called for every AM taken off a queue.  payload points into the queue slot
+ * (valid until the callback returns); for Long AMs the payload is already
+ * in place at hdr->dest_addr and payload is NULL. */
+typedef void (*gasnetc_pshm_deliver_fn)(const gasnetc_am_hdr_t *hdr, void *payload);
+
+/* Collective.  host_of[r] is the host id of every rank (from the bootstrap);
+ * ranks with this rank's id form the neighbourhood.  With maxsize > 0
+ * (GASNET_SUPERNODE_MAXSIZE) a host's ranks are split into neighbourhoods of
+ * at most maxsize consecutive ranks; maxsize 1 disables PSHM.
+ * Sets up the AM queues.  Returns 0, or -1 after printing why. */
+int gasnetc_pshm_init(const gasneti_bootstrap_ops_t *boot, uint32_t rank, uint32_t size,
+                      const uint64_t *host_of, unsigned maxsize,
+                      gasnetc_pshm_deliver_fn deliver);
+
+/* Neighbourhood queries (valid after init). */
+int gasnetc_pshm_in_nbrhd(uint32_t rank);     /* 1 if rank is reachable via PSHM (self included) */
+uint32_t gasnetc_pshm_nbrhd_size(void);
+const uint32_t *gasnetc_pshm_nbrhd_ranks(void); /* sorted job ranks */
+uint32_t gasnetc_pshm_nbrhd_index(void);        /* my index in that list */
+
+/* Collective: allocates this rank's segment (size bytes, page-aligned, may
+ * be 0) in shared memory, maps every neighbour's, and records them.
+ * *addr receives the local address of this rank's segment.
+ * Returns 0, or -1 after printing why (e.g. /dev/shm too small). */
+int gasnetc_pshm_segment_attach(uintptr_t size, void **addr);
+
+/* Translates an address in `rank`'s segment (as that rank sees it) to the
+ * address where this process maps it.  rank must be in the neighbourhood.
+ * Returns NULL if [addr, addr+len) is not inside that segment. */
+void *gasnetc_pshm_addr(uint32_t rank, const void *addr, size_t len);
+
+/* Tries to enqueue one AM to neighbour dest (a Request or a Reply, per
+ * hdr->is_req).  Copies hdr and nbytes of payload (Short/Medium; Long
+ * payloads are copied by the caller).  Never blocks: returns 0, or 1 when
+ * the destination queue is full (the caller polls and retries). */
+int gasnetc_pshm_try_send(uint32_t dest, const gasnetc_am_hdr_t *hdr, const void *payload,
+                          size_t nbytes);
+
+/* Delivers up to a small batch of arrived messages through the deliver
+ * callback; with replies_only, only this rank's Reply queue is drained (used
+ * while a handler waits to send a Reply).  Returns the number delivered.
+ * Thread-safe in PAR builds (several pollers may run at once). */
+int gasnetc_pshm_poll(int replies_only);
+
+/* Job-wide exit word in shared memory (one per neighbourhood): the first
+ * process to exit sets it; others see it when polling.  Returns 1 and the
+ * code if set. */
+void gasnetc_pshm_set_exit(int code);
+int gasnetc_pshm_exit_requested(int *code);
+
+/* Unmaps everything (objects were already unlinked).  Idempotent and
+ * async-signal-safe enough for exit paths. */
+void gasnetc_pshm_fini(void);
+
+#endif /* GASNETC_PSHM_H */

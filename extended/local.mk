@@ -1,0 +1,1 @@
+# extended/local.mk: build fragment included by the top Makefile.am.

@@ -1,0 +1,225 @@
+/* gasnetex.h: the GASNet-EX API of the ibv conduit library.
+ *
+ * Semantics are those of the GASNet-EX specification (docs/GASNet-EX.txt in
+ * BerkeleyLab/gasnet).  Internal entry points that the public macros expand
+ * to are prefixed gasnetc_ (core) and gasnete_ (extended); clients must not
+ * call them directly.
+ */
+#ifndef GASNETEX_H
+#define GASNETEX_H
+#define _IN_GASNETEX_H
+
+#include <gasnet_fwd.h>
+#include <gasnet_tools.h>
+#include <stdarg.h>
+
+GASNETI_BEGIN_EXTERNC
+
+/* The ident string every linked executable carries (see also
+ * gasneti_ident_string in the library, which init references). */
+extern const char gasneti_ident_string[];
+
+/* Link-time configuration check: a client compiled for SEQ cannot link the
+ * PAR library and vice versa. */
+#if defined(GASNET_PAR)
+#define gex_Client_Init gex_Client_Init_PAR
+#else
+#define gex_Client_Init gex_Client_Init_SEQ
+#endif
+
+/* ---- errors --------------------------------------------------------------- */
+extern const char *gasnet_ErrorName(int errval);
+extern const char *gasnet_ErrorDesc(int errval);
+
+/* ---- client / segment / endpoint / team ---------------------------------- */
+extern int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p,
+                           const char *clientName, int *argc, char ***argv,
+                           gex_Flags_t flags);
+extern int gex_Segment_Attach(gex_Segment_t *segment_p, gex_TM_t tm, uintptr_t length);
+extern int gex_Segment_Create(gex_Segment_t *segment_p, gex_Client_t client,
+                              gex_Addr_t address, uintptr_t length, gex_MK_t kind,
+                              gex_Flags_t flags);
+extern void gex_Segment_Destroy(gex_Segment_t segment, gex_Flags_t flags);
+extern int gex_EP_BindSegment(gex_EP_t ep, gex_Segment_t segment, gex_Flags_t flags);
+extern uintptr_t gasnet_getMaxLocalSegmentSize(void);
+extern uintptr_t gasnet_getMaxGlobalSegmentSize(void);
+
+extern gex_Client_t gex_Segment_QueryClient(gex_Segment_t seg);
+extern gex_Flags_t gex_Segment_QueryFlags(gex_Segment_t seg);
+extern void *gex_Segment_QueryAddr(gex_Segment_t seg);
+extern uintptr_t gex_Segment_QuerySize(gex_Segment_t seg);
+extern int gex_Segment_QueryBound(gex_TM_t tm, gex_Rank_t rank, void **owneraddr_p,
+                                  void **localaddr_p, uintptr_t *size_p);
+extern gex_Event_t gex_EP_QueryBoundSegmentNB(gex_TM_t tm, gex_Rank_t rank,
+                                              void **owneraddr_p, void **localaddr_p,
+                                              uintptr_t *size_p, gex_Flags_t flags);
+
+extern gex_Client_t gex_EP_QueryClient(gex_EP_t ep);
+extern gex_Flags_t gex_EP_QueryFlags(gex_EP_t ep);
+extern gex_Segment_t gex_EP_QuerySegment(gex_EP_t ep);
+extern gex_EP_Index_t gex_EP_QueryIndex(gex_EP_t ep);
+extern const char *gex_Client_QueryName(gex_Client_t client);
+extern gex_Flags_t gex_Client_QueryFlags(gex_Client_t client);
+
+extern gex_Client_t gex_TM_QueryClient(gex_TM_t tm);
+extern gex_EP_t gex_TM_QueryEP(gex_TM_t tm);
+extern gex_Flags_t gex_TM_QueryFlags(gex_TM_t tm);
+extern gex_Rank_t gex_TM_QueryRank(gex_TM_t tm);
+extern gex_Rank_t gex_TM_QuerySize(gex_TM_t tm);
+extern gex_Rank_t gex_TM_TranslateRankToJobrank(gex_TM_t tm, gex_Rank_t rank);
+extern gex_Rank_t gex_TM_TranslateJobrankToRank(gex_TM_t tm, gex_Rank_t jobrank);
+extern gex_EP_Location_t gex_TM_TranslateRankToEP(gex_TM_t tm, gex_Rank_t rank,
+                                                  gex_Flags_t flags);
+
+/* One client-data pointer per object. */
+extern void gex_Client_SetCData(gex_Client_t c, const void *cdata);
+extern void *gex_Client_QueryCData(gex_Client_t c);
+extern void gex_Segment_SetCData(gex_Segment_t s, const void *cdata);
+extern void *gex_Segment_QueryCData(gex_Segment_t s);
+extern void gex_TM_SetCData(gex_TM_t tm, const void *cdata);
+extern void *gex_TM_QueryCData(gex_TM_t tm);
+extern void gex_EP_SetCData(gex_EP_t ep, const void *cdata);
+extern void *gex_EP_QueryCData(gex_EP_t ep);
+
+/* ---- system queries -------------------------------------------------------- */
+extern gex_Rank_t gex_System_QueryJobRank(void);
+extern gex_Rank_t gex_System_QueryJobSize(void);
+extern int gex_System_GetVerboseErrors(void);
+extern void gex_System_SetVerboseErrors(int enable);
+extern uint64_t gex_System_QueryMaxThreads(void);
+extern int gex_System_QueryHiddenAMConcurrencyLevel(void);
+extern int gex_System_QueryProgressThreads(gex_Client_t client, unsigned int *count_p,
+                                           const gex_ProgressThreadInfo_t **info_p,
+                                           gex_Flags_t flags);
+extern void gex_System_QueryNbrhdInfo(gex_RankInfo_t **info_p, gex_Rank_t *info_count_p,
+                                      gex_Rank_t *my_info_index_p);
+extern void gex_System_QueryHostInfo(gex_RankInfo_t **info_p, gex_Rank_t *info_count_p,
+                                     gex_Rank_t *my_info_index_p);
+extern void gex_System_QueryMyPosition(gex_Rank_t *nbrhd_set_size, gex_Rank_t *nbrhd_set_rank,
+                                       gex_Rank_t *host_set_size, gex_Rank_t *host_set_rank);
+
+/* ---- Active Messages --------------------------------------------------------- */
+extern int gex_EP_RegisterHandlers(gex_EP_t ep, gex_AM_Entry_t *table, size_t numentries);
+
+#define gex_AM_MaxArgs() ((unsigned int)16)
+extern size_t gex_AM_MaxRequestMedium(gex_TM_t tm, gex_Rank_t other_rank,
+                                      const gex_Event_t *lc_opt, gex_Flags_t flags,
+                                      unsigned int numargs);
+extern size_t gex_AM_MaxReplyMedium(gex_TM_t tm, gex_Rank_t other_rank,
+                                    const gex_Event_t *lc_opt, gex_Flags_t flags,
+                                    unsigned int numargs);
+extern size_t gex_AM_MaxRequestLong(gex_TM_t tm, gex_Rank_t other_rank,
+                                    const gex_Event_t *lc_opt, gex_Flags_t flags,
+                                    unsigned int numargs);
+extern size_t gex_AM_MaxReplyLong(gex_TM_t tm, gex_Rank_t other_rank,
+                                  const gex_Event_t *lc_opt, gex_Flags_t flags,
+                                  unsigned int numargs);
+extern size_t gex_Token_MaxReplyMedium(gex_Token_t token, const gex_Event_t *lc_opt,
+                                       gex_Flags_t flags, unsigned int numargs);
+extern size_t gex_Token_MaxReplyLong(gex_Token_t token, const gex_Event_t *lc_opt,
+                                     gex_Flags_t flags, unsigned int numargs);
+/* Largest payloads valid for every peer and argument count. */
+#define GASNETC_MAX_MEDIUM_LUB 65000
+#define GASNETC_MAX_LONG_LUB ((size_t)0x7fffffff)
+#define gex_AM_LUBRequestMedium() ((size_t)GASNETC_MAX_MEDIUM_LUB)
+#define gex_AM_LUBReplyMedium() ((size_t)GASNETC_MAX_MEDIUM_LUB)
+#define gex_AM_LUBRequestLong() GASNETC_MAX_LONG_LUB
+#define gex_AM_LUBReplyLong() GASNETC_MAX_LONG_LUB
+
+extern gex_TI_t gex_Token_Info(gex_Token_t token, gex_Token_Info_t *info, gex_TI_t mask);
+
+/* Core entry points behind the AM macros of gasnet_am_macros.h.  Return 0,
+ * or non-zero only when GEX_FLAG_IMMEDIATE was given and resources lacked. */
+extern int gasnetc_AM_RequestShort(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
+                                   unsigned int numargs, gex_Flags_t flags, ...);
+extern int gasnetc_AM_RequestMedium(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
+                                    const void *source_addr, size_t nbytes,
+                                    gex_Event_t *lc_opt, unsigned int numargs,
+                                    gex_Flags_t flags, ...);
+extern int gasnetc_AM_RequestLong(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
+                                  const void *source_addr, size_t nbytes, void *dest_addr,
+                                  gex_Event_t *lc_opt, unsigned int numargs,
+                                  gex_Flags_t flags, ...);
+extern int gasnetc_AM_ReplyShort(gex_Token_t token, gex_AM_Index_t handler,
+                                 unsigned int numargs, gex_Flags_t flags, ...);
+extern int gasnetc_AM_ReplyMedium(gex_Token_t token, gex_AM_Index_t handler,
+                                  const void *source_addr, size_t nbytes,
+                                  gex_Event_t *lc_opt, unsigned int numargs,
+                                  gex_Flags_t flags, ...);
+extern int gasnetc_AM_ReplyLong(gex_Token_t token, gex_AM_Index_t handler,
+                                const void *source_addr, size_t nbytes, void *dest_addr,
+                                gex_Event_t *lc_opt, unsigned int numargs,
+                                gex_Flags_t flags, ...);
+
+/* ---- progress ------------------------------------------------------------------ */
+/* Polls the network once: runs arrived AM handlers.  Not legal in handlers. */
+extern int gasnet_AMPoll(void);
+#define gasneti_AMPoll gasnet_AMPoll
+/* Poll until cond is true. */
+#define GASNET_BLOCKUNTIL(cond)             \
+    do {                                    \
+        while (!(cond)) {                   \
+            gasnet_AMPoll();                \
+            if (cond) break;                \
+            gasneti_pollwait_hint();        \
+        }                                   \
+    } while (0)
+/* Yields the CPU when processes outnumber cores (see GASNET_SPIN_YIELD). */
+extern void gasneti_pollwait_hint(void);
+
+/* ---- handler-safe locks ----------------------------------------------------------- */
+extern void gex_HSL_Init(gex_HSL_t *hsl);
+extern void gex_HSL_Destroy(gex_HSL_t *hsl);
+extern void gex_HSL_Lock(gex_HSL_t *hsl);
+extern void gex_HSL_Unlock(gex_HSL_t *hsl);
+extern int gex_HSL_Trylock(gex_HSL_t *hsl);
+
+/* ---- exit ---------------------------------------------------------------------- */
+extern void gasnet_exit(int exitcode) __attribute__((__noreturn__));
+
+/* ---- RMA ----------------------------------------------------------------------- */
+extern int gex_RMA_PutBlocking(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src,
+                               size_t nbytes, gex_Flags_t flags);
+extern int gex_RMA_PutNBI(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src,
+                          size_t nbytes, gex_Event_t *lc_opt, gex_Flags_t flags);
+extern gex_Event_t gex_RMA_PutNB(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src,
+                                 size_t nbytes, gex_Event_t *lc_opt, gex_Flags_t flags);
+extern int gex_RMA_GetBlocking(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src,
+                               size_t nbytes, gex_Flags_t flags);
+extern int gex_RMA_GetNBI(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, size_t nbytes,
+                          gex_Flags_t flags);
+extern gex_Event_t gex_RMA_GetNB(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src,
+                                 size_t nbytes, gex_Flags_t flags);
+extern gex_RMA_Value_t gex_RMA_GetBlockingVal(gex_TM_t tm, gex_Rank_t rank, void *src,
+                                              size_t nbytes, gex_Flags_t flags);
+extern int gex_RMA_PutBlockingVal(gex_TM_t tm, gex_Rank_t rank, void *dest,
+                                  gex_RMA_Value_t value, size_t nbytes, gex_Flags_t flags);
+extern int gex_RMA_PutNBIVal(gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RMA_Value_t value,
+                             size_t nbytes, gex_Flags_t flags);
+extern gex_Event_t gex_RMA_PutNBVal(gex_TM_t tm, gex_Rank_t rank, void *dest,
+                                    gex_RMA_Value_t value, size_t nbytes, gex_Flags_t flags);
+
+/* ---- events and NBI ---------------------------------------------------------------- */
+extern int gex_Event_Test(gex_Event_t event);
+extern void gex_Event_Wait(gex_Event_t event);
+extern int gex_Event_TestSome(gex_Event_t *pevent, size_t numevents, gex_Flags_t flags);
+extern void gex_Event_WaitSome(gex_Event_t *pevent, size_t numevents, gex_Flags_t flags);
+extern int gex_Event_TestAll(gex_Event_t *pevent, size_t numevents, gex_Flags_t flags);
+extern void gex_Event_WaitAll(gex_Event_t *pevent, size_t numevents, gex_Flags_t flags);
+extern gex_Event_t gex_Event_QueryLeaf(gex_Event_t root, gex_EC_t event_category);
+
+extern int gex_NBI_Test(gex_EC_t event_mask, gex_Flags_t flags);
+extern void gex_NBI_Wait(gex_EC_t event_mask, gex_Flags_t flags);
+extern void gex_NBI_BeginAccessRegion(gex_Flags_t flags);
+extern gex_Event_t gex_NBI_EndAccessRegion(gex_Flags_t flags);
+
+/* ---- barrier -------------------------------------------------------------------------- */
+extern gex_Event_t gex_Coll_BarrierNB(gex_TM_t tm, gex_Flags_t flags);
+extern int gex_Coll_BarrierBlocking(gex_TM_t tm, gex_Flags_t flags);
+
+GASNETI_END_EXTERNC
+
+#include <gasnet_am_macros.h>
+#include <gasnet_coll.h>
+
+#endif /* GASNETEX_H */

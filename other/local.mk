@@ -1,0 +1,1 @@
+# other/local.mk: build fragment included by the top Makefile.am.
