@@ -1,4 +1,15 @@
 # core/local.mk: core API (init/attach, AM entry points, handlers, progress,
 # exit) and the transport-independent AM protocol (core/am).
 libgasnet_sources += \
-	core/am/wire.c
+	core/am/wire.c \
+	core/objects.c \
+	core/init.c \
+	core/handlers.c \
+	core/am.c \
+	core/poll.c \
+	core/exit.c
+noinst_HEADERS = core/gasnet_core_internal.h core/gasnet_core_private.h core/am/wire.h
+EXTRA_DIST += core/README
+UNIT_TESTS += tests/unit/test-am-wire
+tests_unit_test_am_wire_SOURCES = tests/unit/test-am-wire.c core/am/wire.c
+tests_unit_test_am_wire_CPPFLAGS = $(TEST_SEQ_CPPFLAGS)

@@ -1,0 +1,246 @@
+/* core/am.c: the AM entry points behind the gex_AM_* macros: argument
+ * checks, routing (PSHM for neighbours; the verbs transport is a later
+ * layer), local completion, and the payload limits. */
+#include "core/gasnet_core_private.h"
+#include "core/pshm/pshm.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+static void bad_call(const char *fn, const char *what, unsigned long long value)
+{
+    gasneti_fatalerror("%s: invalid %s (%llu)", fn, what, value);
+}
+
+static void set_lc_done(gex_Event_t *lc_opt)
+{
+    /* PSHM copies the payload before returning: local completion is
+     * immediate whatever the client asked for. */
+    if (lc_opt != GEX_EVENT_NOW && lc_opt != GEX_EVENT_GROUP && lc_opt != GEX_EVENT_DEFER &&
+        lc_opt != NULL)
+        *lc_opt = GEX_EVENT_INVALID;
+}
+
+static void fill_hdr(gasnetc_am_hdr_t *h, unsigned category, int is_req, gex_AM_Index_t handler,
+                     size_t nbytes, unsigned numargs, va_list ap)
+{
+    h->category = (uint8_t)category;
+    h->is_req = (uint8_t)is_req;
+    h->handler = handler;
+    h->nargs = (uint8_t)numargs;
+    h->credits = 0;
+    h->src_rank = gasneti_mynode;
+    h->nbytes = (uint32_t)nbytes;
+    h->dest_addr = 0;
+    for (unsigned i = 0; i < numargs; i++) h->args[i] = (gex_AM_Arg_t)va_arg(ap, int);
+}
+
+/* Sends one AM to job rank dest, waiting for queue space unless IMMEDIATE.
+ * Returns 0, or 1 when IMMEDIATE and no space. */
+static int send_am(gex_Rank_t dest, gasnetc_am_hdr_t *h, const void *payload, size_t nbytes,
+                   gex_Flags_t flags, const char *fn)
+{
+    if (!gasnetc_is_local(dest))
+        gasneti_fatalerror("%s: no network path to rank %u (it is not in this process's "
+                           "shared-memory neighbourhood and the verbs AM transport is not "
+                           "available in this build)", fn, dest);
+    while (gasnetc_pshm_try_send(dest, h, payload, nbytes)) {
+        if (flags & GEX_FLAG_IMMEDIATE) return 1;
+        if (h->is_req) gasnetc_poll();
+        else gasnetc_poll_replies();
+    }
+    return 0;
+}
+
+static gex_Rank_t req_target(gex_TM_t tm, gex_Rank_t rank, const char *fn)
+{
+    if (!gasneti_init_done) gasneti_fatalerror("%s called before gex_Client_Init", fn);
+    if (tm == GEX_TM_INVALID) bad_call(fn, "team (GEX_TM_INVALID)", 0);
+    if (rank >= tm->size) {
+        gasneti_fatalerror("%s: rank %u is out of range (team size %u)", fn, rank, tm->size);
+    }
+    return gasnetc_tm_to_jobrank(tm, rank);
+}
+
+static void check_numargs(unsigned numargs, const char *fn)
+{
+    if (numargs > GASNETC_AM_MAX_ARGS) bad_call(fn, "number of arguments", numargs);
+}
+
+static void check_long(gex_Rank_t dest, const void *dest_addr, size_t nbytes, const char *fn)
+{
+    if (nbytes && !gasnetc_in_segment(dest, dest_addr, nbytes))
+        gasneti_fatalerror("%s: destination [%p, +%zu) is not inside rank %u's segment", fn,
+                           dest_addr, nbytes, dest);
+}
+
+/* Long payload: copy straight into the neighbour's segment, then the header.
+ * IMMEDIATE is a permission, not a duty (spec): Longs honour it only by
+ * blocking, so that a refused call never leaves data behind. */
+static int send_long(gex_Rank_t dest, gasnetc_am_hdr_t *h, const void *src, size_t nbytes,
+                     void *dest_addr, gex_Flags_t flags, const char *fn)
+{
+    check_long(dest, dest_addr, nbytes, fn);
+    h->dest_addr = (uint64_t)(uintptr_t)dest_addr;
+    if (nbytes) {
+        void *local = gasnetc_is_local(dest) ? gasnetc_local_addr(dest, dest_addr, nbytes) : NULL;
+        if (!local) return send_am(dest, h, NULL, 0, flags, fn); /* reports the routing error */
+        memmove(local, src, nbytes);
+    }
+    return send_am(dest, h, NULL, 0, flags & ~GEX_FLAG_IMMEDIATE, fn);
+}
+
+int gasnetc_AM_RequestShort(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
+                            unsigned int numargs, gex_Flags_t flags, ...)
+{
+    static const char fn[] = "gex_AM_RequestShort";
+    gex_Rank_t dest = req_target(tm, rank, fn);
+    check_numargs(numargs, fn);
+    gasnetc_am_hdr_t h;
+    va_list ap;
+    va_start(ap, flags);
+    fill_hdr(&h, GASNETC_AM_SHORT, 1, handler, 0, numargs, ap);
+    va_end(ap);
+    return send_am(dest, &h, NULL, 0, flags, fn);
+}
+
+int gasnetc_AM_RequestMedium(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
+                             const void *source_addr, size_t nbytes, gex_Event_t *lc_opt,
+                             unsigned int numargs, gex_Flags_t flags, ...)
+{
+    static const char fn[] = "gex_AM_RequestMedium";
+    gex_Rank_t dest = req_target(tm, rank, fn);
+    check_numargs(numargs, fn);
+    if (nbytes > GASNETC_MAX_MEDIUM)
+        gasneti_fatalerror("%s: nbytes=%zu exceeds gex_AM_MaxRequestMedium (%zu)", fn, nbytes,
+                           GASNETC_MAX_MEDIUM);
+    if (lc_opt == GEX_EVENT_DEFER) bad_call(fn, "lc_opt GEX_EVENT_DEFER", 2);
+    gasnetc_am_hdr_t h;
+    va_list ap;
+    va_start(ap, flags);
+    fill_hdr(&h, GASNETC_AM_MEDIUM, 1, handler, nbytes, numargs, ap);
+    va_end(ap);
+    int rc = send_am(dest, &h, source_addr, nbytes, flags, fn);
+    if (!rc) set_lc_done(lc_opt);
+    return rc;
+}
+
+int gasnetc_AM_RequestLong(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
+                           const void *source_addr, size_t nbytes, void *dest_addr,
+                           gex_Event_t *lc_opt, unsigned int numargs, gex_Flags_t flags, ...)
+{
+    static const char fn[] = "gex_AM_RequestLong";
+    gex_Rank_t dest = req_target(tm, rank, fn);
+    check_numargs(numargs, fn);
+    if (lc_opt == GEX_EVENT_DEFER) bad_call(fn, "lc_opt GEX_EVENT_DEFER", 2);
+    gasnetc_am_hdr_t h;
+    va_list ap;
+    va_start(ap, flags);
+    fill_hdr(&h, GASNETC_AM_LONG, 1, handler, nbytes, numargs, ap);
+    va_end(ap);
+    int rc = send_long(dest, &h, source_addr, nbytes, dest_addr, flags, fn);
+    if (!rc) set_lc_done(lc_opt);
+    return rc;
+}
+
+static gex_Rank_t reply_target(gex_Token_t token, const char *fn)
+{
+    if (!token || !token->is_req)
+        gasneti_fatalerror("%s: called outside a Request handler (token %p)", fn, (void *)token);
+    if (token->replied)
+        gasneti_fatalerror("%s: a Request handler may send at most one Reply", fn);
+    token->replied = 1;
+    return token->src;
+}
+
+int gasnetc_AM_ReplyShort(gex_Token_t token, gex_AM_Index_t handler, unsigned int numargs,
+                          gex_Flags_t flags, ...)
+{
+    static const char fn[] = "gex_AM_ReplyShort";
+    gex_Rank_t dest = reply_target(token, fn);
+    check_numargs(numargs, fn);
+    gasnetc_am_hdr_t h;
+    va_list ap;
+    va_start(ap, flags);
+    fill_hdr(&h, GASNETC_AM_SHORT, 0, handler, 0, numargs, ap);
+    va_end(ap);
+    return send_am(dest, &h, NULL, 0, flags, fn);
+}
+
+int gasnetc_AM_ReplyMedium(gex_Token_t token, gex_AM_Index_t handler, const void *source_addr,
+                           size_t nbytes, gex_Event_t *lc_opt, unsigned int numargs,
+                           gex_Flags_t flags, ...)
+{
+    static const char fn[] = "gex_AM_ReplyMedium";
+    gex_Rank_t dest = reply_target(token, fn);
+    check_numargs(numargs, fn);
+    if (nbytes > GASNETC_MAX_MEDIUM)
+        gasneti_fatalerror("%s: nbytes=%zu exceeds gex_AM_MaxReplyMedium (%zu)", fn, nbytes,
+                           GASNETC_MAX_MEDIUM);
+    if (lc_opt == GEX_EVENT_DEFER || lc_opt == GEX_EVENT_GROUP)
+        bad_call(fn, "lc_opt (Replies accept GEX_EVENT_NOW or an event pointer)", 0);
+    gasnetc_am_hdr_t h;
+    va_list ap;
+    va_start(ap, flags);
+    fill_hdr(&h, GASNETC_AM_MEDIUM, 0, handler, nbytes, numargs, ap);
+    va_end(ap);
+    int rc = send_am(dest, &h, source_addr, nbytes, flags, fn);
+    if (!rc) set_lc_done(lc_opt);
+    return rc;
+}
+
+int gasnetc_AM_ReplyLong(gex_Token_t token, gex_AM_Index_t handler, const void *source_addr,
+                         size_t nbytes, void *dest_addr, gex_Event_t *lc_opt,
+                         unsigned int numargs, gex_Flags_t flags, ...)
+{
+    static const char fn[] = "gex_AM_ReplyLong";
+    gex_Rank_t dest = reply_target(token, fn);
+    check_numargs(numargs, fn);
+    if (lc_opt == GEX_EVENT_DEFER || lc_opt == GEX_EVENT_GROUP)
+        bad_call(fn, "lc_opt (Replies accept GEX_EVENT_NOW or an event pointer)", 0);
+    gasnetc_am_hdr_t h;
+    va_list ap;
+    va_start(ap, flags);
+    fill_hdr(&h, GASNETC_AM_LONG, 0, handler, nbytes, numargs, ap);
+    va_end(ap);
+    int rc = send_long(dest, &h, source_addr, nbytes, dest_addr, flags, fn);
+    if (!rc) set_lc_done(lc_opt);
+    return rc;
+}
+
+/* ---- limits ------------------------------------------------------------------ */
+size_t gex_AM_MaxRequestMedium(gex_TM_t tm, gex_Rank_t other_rank, const gex_Event_t *lc_opt,
+                               gex_Flags_t flags, unsigned int numargs)
+{
+    return GASNETC_MAX_MEDIUM;
+}
+
+size_t gex_AM_MaxReplyMedium(gex_TM_t tm, gex_Rank_t other_rank, const gex_Event_t *lc_opt,
+                             gex_Flags_t flags, unsigned int numargs)
+{
+    return GASNETC_MAX_MEDIUM;
+}
+
+size_t gex_AM_MaxRequestLong(gex_TM_t tm, gex_Rank_t other_rank, const gex_Event_t *lc_opt,
+                             gex_Flags_t flags, unsigned int numargs)
+{
+    return GASNETC_MAX_LONG_LUB;
+}
+
+size_t gex_AM_MaxReplyLong(gex_TM_t tm, gex_Rank_t other_rank, const gex_Event_t *lc_opt,
+                           gex_Flags_t flags, unsigned int numargs)
+{
+    return GASNETC_MAX_LONG_LUB;
+}
+
+size_t gex_Token_MaxReplyMedium(gex_Token_t token, const gex_Event_t *lc_opt, gex_Flags_t flags,
+                                unsigned int numargs)
+{
+    return GASNETC_MAX_MEDIUM;
+}
+
+size_t gex_Token_MaxReplyLong(gex_Token_t token, const gex_Event_t *lc_opt, gex_Flags_t flags,
+                              unsigned int numargs)
+{
+    return GASNETC_MAX_LONG_LUB;
+}

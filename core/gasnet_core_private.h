@@ -1,0 +1,55 @@
+/* core/gasnet_core_private.h: declarations shared by the core's own files
+ * only (init, objects, handlers, am, poll, exit).  Not for other layers. */
+#ifndef GASNETC_CORE_PRIVATE_H
+#define GASNETC_CORE_PRIVATE_H
+
+#include "core/gasnet_core_internal.h"
+
+/* Neighbourhood (PSHM) and host positions, filled at init. */
+extern gex_RankInfo_t *gasnetc_nbrhd_info, *gasnetc_host_info;
+extern gex_Rank_t gasnetc_nbrhd_count, gasnetc_nbrhd_myidx;
+extern gex_Rank_t gasnetc_host_count, gasnetc_host_myidx;
+extern gex_Rank_t gasnetc_nbrhd_sets, gasnetc_nbrhd_set_rank;
+extern gex_Rank_t gasnetc_host_sets, gasnetc_host_set_rank;
+/* Computes the above from every rank's host id and the PSHM neighbourhood. */
+void gasnetc_positions_init(const uint64_t *host_of);
+
+/* The token a handler receives (lives on the dispatcher's stack). */
+struct gasneti_token_s {
+    gex_Rank_t src;
+    uint8_t is_req;
+    uint8_t is_long;
+    uint8_t replied;
+    const gex_AM_Entry_t *entry;
+};
+
+/* Runs the handler named by hdr (called by the transports' poll).  payload
+ * is the Medium payload, or NULL for Short/Long (Long data is in place at
+ * hdr->dest_addr). */
+void gasnetc_am_deliver(const gasnetc_am_hdr_t *hdr, void *payload);
+
+/* Validates a client's handler table entry and installs it. */
+int gasnetc_handlers_register(gex_EP_t ep, gex_AM_Entry_t *table, size_t n, int internal);
+
+/* Largest Medium payload (bytes). */
+#define GASNETC_MAX_MEDIUM ((size_t)GASNETC_MAX_MEDIUM_LUB)
+
+/* Polling policy: 1 when idle polls should yield the CPU. */
+extern int gasnetc_poll_yield;
+void gasnetc_poll_policy_init(unsigned local_procs);
+
+/* Exit machinery (core/exit.c). */
+void gasnetc_exit_init(void);
+/* Called from the bootstrap's reader thread when the launcher asks us to
+ * exit (another rank exited or died). */
+void gasnetc_remote_exit_cb(int code);
+/* Checked by every poll: runs the exit path if another rank asked for it. */
+void gasnetc_exit_check(void);
+/* Leaves now with code after telling the job (no return). */
+void gasnetc_exit_now(int code, int notify) __attribute__((__noreturn__));
+
+/* Largest segment this process may attach (computed at init). */
+extern uintptr_t gasnetc_max_local_segment;
+extern uintptr_t gasnetc_max_global_segment;
+
+#endif /* GASNETC_CORE_PRIVATE_H */

@@ -1,0 +1,185 @@
+/* core/handlers.c: the AM handler table (registration), the dispatcher that
+ * runs a handler for an arrived message, and gex_Token_Info. */
+#include "core/gasnet_core_private.h"
+
+#include <string.h>
+
+static GASNETI_TLS int handler_depth;
+
+int gasnetc_in_handler(void) { return handler_depth > 0; }
+
+static int check_entry(const gex_AM_Entry_t *e, int internal)
+{
+    if (e->gex_fnptr == NULL) {
+        gasneti_warning("gex_EP_RegisterHandlers: entry for index %u has a NULL gex_fnptr",
+                        (unsigned)e->gex_index);
+        return GASNET_ERR_BAD_ARG;
+    }
+    if (e->gex_nargs > GASNETC_AM_MAX_ARGS) {
+        gasneti_warning("gex_EP_RegisterHandlers: handler %s has gex_nargs=%u (max %d)",
+                        e->gex_name ? e->gex_name : "(unnamed)", e->gex_nargs,
+                        GASNETC_AM_MAX_ARGS);
+        return GASNET_ERR_BAD_ARG;
+    }
+    if (!internal && e->gex_index != 0 && e->gex_index < GEX_AM_INDEX_BASE) {
+        gasneti_warning("gex_EP_RegisterHandlers: index %u is reserved for the library; "
+                        "client handlers use %d..255 or 0 (any free index)",
+                        (unsigned)e->gex_index, GEX_AM_INDEX_BASE);
+        return GASNET_ERR_BAD_ARG;
+    }
+    return GASNET_OK;
+}
+
+int gasnetc_handlers_register(gex_EP_t ep, gex_AM_Entry_t *table, size_t n, int internal)
+{
+    /* Fixed indices first, so that "don't care" entries cannot steal them. */
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < n; i++) {
+            gex_AM_Entry_t *e = &table[i];
+            if ((pass == 0) != (e->gex_index != 0)) continue;
+            int rc = check_entry(e, internal);
+            if (rc != GASNET_OK) return rc;
+            unsigned idx = e->gex_index;
+            if (idx == 0) {
+                for (idx = 255; idx >= GEX_AM_INDEX_BASE && ep->handlers[idx].gex_fnptr; idx--)
+                    ;
+                if (idx < GEX_AM_INDEX_BASE) {
+                    gasneti_warning("gex_EP_RegisterHandlers: no free handler index left "
+                                    "(%d..255 are all registered)", GEX_AM_INDEX_BASE);
+                    return GASNET_ERR_RESOURCE;
+                }
+                e->gex_index = (gex_AM_Index_t)idx;
+            } else if (ep->handlers[idx].gex_fnptr &&
+                       ep->handlers[idx].gex_fnptr != e->gex_fnptr) {
+                gasneti_warning("gex_EP_RegisterHandlers: index %u is already registered", idx);
+                return GASNET_ERR_BAD_ARG;
+            }
+            ep->handlers[idx] = *e;
+        }
+    }
+    return GASNET_OK;
+}
+
+int gex_EP_RegisterHandlers(gex_EP_t ep, gex_AM_Entry_t *table, size_t numentries)
+{
+    if (!gasneti_init_done) return GASNET_ERR_NOT_INIT;
+    if (ep == GEX_EP_INVALID || (numentries && !table)) return GASNET_ERR_BAD_ARG;
+    return gasnetc_handlers_register(ep, table, numentries, 0);
+}
+
+void gasnetc_register_internal_handlers(const gex_AM_Entry_t *table, size_t n)
+{
+    gex_AM_Entry_t copy;
+    for (size_t i = 0; i < n; i++) {
+        copy = table[i];
+        if (copy.gex_index == 0 || copy.gex_index >= GEX_AM_INDEX_BASE)
+            gasneti_fatalerror("internal handler %s has index %u outside 1..127",
+                               copy.gex_name ? copy.gex_name : "(unnamed)",
+                               (unsigned)copy.gex_index);
+        if (gasnetc_handlers_register(&gasneti_the_ep, &copy, 1, 1) != GASNET_OK)
+            gasneti_fatalerror("cannot register internal handler %u", (unsigned)copy.gex_index);
+    }
+}
+
+gex_TI_t gex_Token_Info(gex_Token_t token, gex_Token_Info_t *info, gex_TI_t mask)
+{
+    info->gex_srcrank = token->src;
+    info->gex_ep = &gasneti_the_ep;
+    info->gex_entry = token->entry;
+    info->gex_is_req = token->is_req;
+    info->gex_is_long = token->is_long;
+    return mask & GEX_TI_ALL;
+}
+
+/* ---- invoking a handler with 0..16 arguments ------------------------------- */
+typedef gex_AM_Arg_t A_;
+#define T0
+#define T1 T0, A_
+#define T2 T1, A_
+#define T3 T2, A_
+#define T4 T3, A_
+#define T5 T4, A_
+#define T6 T5, A_
+#define T7 T6, A_
+#define T8 T7, A_
+#define T9 T8, A_
+#define T10 T9, A_
+#define T11 T10, A_
+#define T12 T11, A_
+#define T13 T12, A_
+#define T14 T13, A_
+#define T15 T14, A_
+#define T16 T15, A_
+#define V0
+#define V1 V0, a[0]
+#define V2 V1, a[1]
+#define V3 V2, a[2]
+#define V4 V3, a[3]
+#define V5 V4, a[4]
+#define V6 V5, a[5]
+#define V7 V6, a[6]
+#define V8 V7, a[7]
+#define V9 V8, a[8]
+#define V10 V9, a[9]
+#define V11 V10, a[10]
+#define V12 V11, a[11]
+#define V13 V12, a[12]
+#define V14 V13, a[13]
+#define V15 V14, a[14]
+#define V16 V15, a[15]
+#define CALL(n)                                                                     \
+    case n:                                                                         \
+        if (is_short)                                                               \
+            ((void (*)(gex_Token_t T##n))fn)(tok V##n);                             \
+        else                                                                        \
+            ((void (*)(gex_Token_t, void *, size_t T##n))fn)(tok, buf, nbytes V##n); \
+        break;
+
+static void invoke(gex_AM_Fn_t fn, gex_Token_t tok, int is_short, void *buf, size_t nbytes,
+                   unsigned nargs, const gex_AM_Arg_t *a)
+{
+    switch (nargs) {
+        CALL(0) CALL(1) CALL(2) CALL(3) CALL(4) CALL(5) CALL(6) CALL(7) CALL(8)
+        CALL(9) CALL(10) CALL(11) CALL(12) CALL(13) CALL(14) CALL(15) CALL(16)
+    default: gasneti_fatalerror("AM with %u arguments (max 16): corrupted message", nargs);
+    }
+}
+
+static const char *category_name(unsigned c)
+{
+    return c == GASNETC_AM_SHORT ? "Short" : c == GASNETC_AM_MEDIUM ? "Medium" : "Long";
+}
+
+void gasnetc_am_deliver(const gasnetc_am_hdr_t *hdr, void *payload)
+{
+    const gex_AM_Entry_t *e = &gasneti_the_ep.handlers[hdr->handler];
+    if (e->gex_fnptr == NULL)
+        gasneti_fatalerror("AM %s %s from rank %u names handler index %u, which is not "
+                           "registered on this rank (register it before sending to it)",
+                           category_name(hdr->category), hdr->is_req ? "Request" : "Reply",
+                           hdr->src_rank, hdr->handler);
+    gex_Flags_t cat = e->gex_flags & (GEX_FLAG_AM_SHORT | GEX_FLAG_AM_MEDLONG);
+    gex_Flags_t want = hdr->category == GASNETC_AM_SHORT    ? GEX_FLAG_AM_SHORT
+                       : hdr->category == GASNETC_AM_MEDIUM ? GEX_FLAG_AM_MEDIUM
+                                                            : GEX_FLAG_AM_LONG;
+    gex_Flags_t rr = e->gex_flags & GEX_FLAG_AM_REQREP;
+    if ((cat && !(cat & want)) ||
+        (rr && !(rr & (hdr->is_req ? GEX_FLAG_AM_REQUEST : GEX_FLAG_AM_REPLY))) ||
+        (cat && e->gex_nargs != hdr->nargs))
+        gasneti_fatalerror("AM %s %s with %u args from rank %u invokes handler %u (%s) "
+                           "registered with other flags/nargs (%u args)",
+                           category_name(hdr->category), hdr->is_req ? "Request" : "Reply",
+                           hdr->nargs, hdr->src_rank, hdr->handler,
+                           e->gex_name ? e->gex_name : "unnamed", e->gex_nargs);
+    struct gasneti_token_s tok;
+    tok.src = hdr->src_rank;
+    tok.is_req = hdr->is_req;
+    tok.is_long = hdr->category == GASNETC_AM_LONG;
+    tok.replied = 0;
+    tok.entry = e;
+    void *buf = hdr->category == GASNETC_AM_LONG ? (void *)(uintptr_t)hdr->dest_addr : payload;
+    handler_depth++;
+    invoke(e->gex_fnptr, &tok, hdr->category == GASNETC_AM_SHORT, buf, hdr->nbytes, hdr->nargs,
+           hdr->args);
+    handler_depth--;
+}

@@ -1,0 +1,264 @@
+/* core/init.c: gex_Client_Init and gex_Segment_Attach.
+ *
+ * Client_Init: parameters, bootstrap, agreement on startup errors (one
+ * message for the whole job, every process exits non-zero), host and
+ * neighbourhood discovery, PSHM, exit machinery, extended layer, barrier.
+ * Segment_Attach: size check, PSHM segment cross-mapping, exchange of every
+ * rank's segment, barrier. */
+#include "core/gasnet_core_private.h"
+#include "core/pshm/pshm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+/* Every linked executable carries the conduit ident string. */
+__attribute__((used)) const char gasneti_ident_string[] = "$GASNetConduitName: IBV $";
+
+uintptr_t gasnetc_max_local_segment = 0;
+uintptr_t gasnetc_max_global_segment = 0;
+
+/* ---- routing helpers (core/gasnet_core_internal.h) ------------------------ */
+int gasnetc_is_local(gex_Rank_t rank) { return gasnetc_pshm_in_nbrhd(rank); }
+
+void *gasnetc_local_addr(gex_Rank_t rank, const void *addr, size_t len)
+{
+    return gasnetc_pshm_addr(rank, addr, len);
+}
+
+int gasnetc_in_segment(gex_Rank_t rank, const void *addr, size_t len)
+{
+    if (rank >= gasneti_nodes || !gasneti_seginfo) return 0;
+    uintptr_t a = (uintptr_t)addr, base = (uintptr_t)gasneti_seginfo[rank].addr;
+    uintptr_t size = gasneti_seginfo[rank].size;
+    return a >= base && len <= size && a - base <= size - len;
+}
+
+/* ---- job-wide agreement on a startup failure ------------------------------- */
+/* Every rank calls this with bad != 0 when it cannot continue.  If any rank
+ * is bad, the lowest such rank prints its message and every rank exits 1
+ * (through the launcher, so the job ends once, with code 1). */
+static void agree_or_fail(int bad, const char *msg)
+{
+    int32_t mine = bad ? 1 : 0;
+    int32_t *all = calloc(gasneti_nodes, sizeof(*all));
+    if (!all) gasneti_fatalerror("out of memory at startup");
+    gasneti_boot->exchange(&mine, sizeof(mine), all);
+    gex_Rank_t first = GEX_RANK_INVALID;
+    for (gex_Rank_t r = 0; r < gasneti_nodes; r++)
+        if (all[r]) { first = r; break; }
+    free(all);
+    if (first == GEX_RANK_INVALID) return;
+    if (first == gasneti_mynode) {
+        char line[1024];
+        int n = snprintf(line, sizeof(line), "*** FATAL ERROR (%s): %s\n",
+                         gasneti_log_identity(), msg);
+        if (write(2, line, (size_t)(n < (int)sizeof(line) ? n : (int)sizeof(line) - 1)) < 0) {
+            /* stderr is gone: the exit code still tells */
+        }
+    }
+    gasneti_boot->notify_exit(1);
+    gasneti_boot->fini();
+    _exit(1);
+}
+
+/* ---- positions (neighbourhood / host) ----------------------------------------- */
+gex_RankInfo_t *gasnetc_nbrhd_info, *gasnetc_host_info;
+gex_Rank_t gasnetc_nbrhd_count, gasnetc_nbrhd_myidx;
+gex_Rank_t gasnetc_host_count, gasnetc_host_myidx;
+gex_Rank_t gasnetc_nbrhd_sets, gasnetc_nbrhd_set_rank;
+gex_Rank_t gasnetc_host_sets, gasnetc_host_set_rank;
+
+/* Number of distinct keys among all ranks, and the position of mine among
+ * them ordered by first appearance (keys are the lowest rank of a set). */
+static void count_sets(const uint32_t *leader, gex_Rank_t *sets, gex_Rank_t *mine)
+{
+    *sets = 0;
+    for (gex_Rank_t r = 0; r < gasneti_nodes; r++) {
+        if (leader[r] != r) continue;
+        if (leader[gasneti_mynode] == r) *mine = *sets;
+        (*sets)++;
+    }
+}
+
+void gasnetc_positions_init(const uint64_t *host_of)
+{
+    gex_Rank_t n = gasneti_nodes, me = gasneti_mynode;
+    uint32_t *host_leader = calloc(n, sizeof(uint32_t));
+    uint32_t *nb_leader = calloc(n, sizeof(uint32_t));
+    gasnetc_host_info = calloc(n, sizeof(gex_RankInfo_t));
+    gasnetc_nbrhd_info = calloc(gasnetc_pshm_nbrhd_size(), sizeof(gex_RankInfo_t));
+    if (!host_leader || !nb_leader || !gasnetc_host_info || !gasnetc_nbrhd_info)
+        gasneti_fatalerror("out of memory at startup (%u ranks)", n);
+    for (gex_Rank_t r = 0; r < n; r++) {
+        gex_Rank_t l = 0;
+        while (host_of[l] != host_of[r]) l++;
+        host_leader[r] = l;
+        if (host_of[r] == host_of[me]) {
+            if (r == me) gasnetc_host_myidx = gasnetc_host_count;
+            gasnetc_host_info[gasnetc_host_count++].gex_jobrank = r;
+        }
+    }
+    const uint32_t *nb = gasnetc_pshm_nbrhd_ranks();
+    gasnetc_nbrhd_count = gasnetc_pshm_nbrhd_size();
+    gasnetc_nbrhd_myidx = gasnetc_pshm_nbrhd_index();
+    for (gex_Rank_t i = 0; i < gasnetc_nbrhd_count; i++) gasnetc_nbrhd_info[i].gex_jobrank = nb[i];
+    uint32_t my_nb_leader = nb[0];
+    gasneti_boot->exchange(&my_nb_leader, sizeof(my_nb_leader), nb_leader);
+    count_sets(host_leader, &gasnetc_host_sets, &gasnetc_host_set_rank);
+    count_sets(nb_leader, &gasnetc_nbrhd_sets, &gasnetc_nbrhd_set_rank);
+    free(host_leader);
+    free(nb_leader);
+}
+
+/* ---- segment limits ---------------------------------------------------------- */
+static uint64_t physmem_bytes(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+    return pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz : (uint64_t)1 << 30;
+}
+
+static void compute_segment_limits(void)
+{
+    double frac = 0;
+    uint64_t bytes = 0, limit;
+    unsigned local = gasnetc_pshm_nbrhd_size() ? gasnetc_pshm_nbrhd_size() : 1;
+    gasneti_param_memfrac(GASNETI_PARAM_GASNET_MAX_SEGSIZE, &frac, &bytes);
+    limit = bytes ? bytes : (uint64_t)(frac * (double)physmem_bytes()) / local;
+    struct statvfs vfs;
+    if (statvfs("/dev/shm", &vfs) == 0) {
+        uint64_t shm = (uint64_t)vfs.f_bavail * vfs.f_frsize / local;
+        /* Leave room for the AM queues and other processes. */
+        shm = shm > (64u << 20) ? shm - (32u << 20) : shm / 2;
+        if (shm < limit) limit = shm;
+    }
+    limit &= ~(uint64_t)(GASNET_PAGESIZE - 1);
+    if (limit > UINTPTR_MAX) limit = UINTPTR_MAX & ~(uintptr_t)(GASNET_PAGESIZE - 1);
+    gasnetc_max_local_segment = (uintptr_t)limit;
+    uint64_t *all = calloc(gasneti_nodes, sizeof(uint64_t));
+    if (!all) gasneti_fatalerror("out of memory at startup");
+    gasneti_boot->exchange(&limit, sizeof(limit), all);
+    uint64_t g = limit;
+    for (gex_Rank_t r = 0; r < gasneti_nodes; r++)
+        if (all[r] < g) g = all[r];
+    free(all);
+    gasnetc_max_global_segment = (uintptr_t)g;
+}
+
+uintptr_t gasnet_getMaxLocalSegmentSize(void) { return gasnetc_max_local_segment; }
+uintptr_t gasnet_getMaxGlobalSegmentSize(void) { return gasnetc_max_global_segment; }
+
+/* ---- gex_Client_Init ------------------------------------------------------------ */
+int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p,
+                    const char *clientName, int *argc, char ***argv, gex_Flags_t flags)
+{
+    if (gasneti_init_done) {
+        gasneti_warning("gex_Client_Init called twice: this library supports one client");
+        return GASNET_ERR_RESOURCE;
+    }
+    if (!client_p || !ep_p || !tm_p) return GASNET_ERR_BAD_ARG;
+    int param_errors = gasneti_params_load();
+
+    gasneti_boot = gasneti_bootstrap_select();
+    uint32_t rank = 0, size = 1;
+    if (gasneti_boot->init(argc, argv, &rank, &size, gasnetc_remote_exit_cb) != 0) _exit(1);
+    gasneti_mynode = rank;
+    gasneti_nodes = size;
+    if (gethostname(gasneti_hostname, sizeof(gasneti_hostname) - 1) != 0)
+        strcpy(gasneti_hostname, "unknown");
+    gasneti_log_set_identity(rank, gasneti_hostname);
+    agree_or_fail(param_errors, param_errors ? gasneti_params_error() : "");
+    if (rank == 0) gasneti_params_report();
+
+    uint64_t host = gasneti_boot->host_id();
+    uint64_t *host_of = calloc(size, sizeof(uint64_t));
+    if (!host_of) gasneti_fatalerror("out of memory at startup (%u ranks)", size);
+    gasneti_boot->exchange(&host, sizeof(host), host_of);
+    unsigned maxsize = (unsigned)GASNETI_PARAM_INT(GASNET_SUPERNODE_MAXSIZE);
+    if (gasnetc_pshm_init(gasneti_boot, rank, size, host_of, maxsize, gasnetc_am_deliver) != 0)
+        gasnetc_fatal_exit(1);
+    int need_network = gasnetc_pshm_nbrhd_size() < size;
+    agree_or_fail(need_network,
+                  "some ranks are not reachable through shared memory (other hosts, or "
+                  "GASNET_SUPERNODE_MAXSIZE limits the neighbourhood) and this build has no "
+                  "verbs transport for them yet; run all ranks on one host with "
+                  "GASNET_SUPERNODE_MAXSIZE unset");
+    gasnetc_positions_init(host_of);
+    free(host_of);
+    gasnetc_poll_policy_init(gasnetc_host_count);
+    compute_segment_limits();
+
+    gasneti_the_client.name = clientName ? clientName : "";
+    gasneti_the_client.flags = flags;
+    gasneti_the_ep.client = &gasneti_the_client;
+    gasneti_the_ep.segment = GEX_SEGMENT_INVALID;
+    gasneti_the_ep.flags = 0;
+    gasneti_the_tm.ep = &gasneti_the_ep;
+    gasneti_the_tm.rank = rank;
+    gasneti_the_tm.size = size;
+    gasneti_the_tm.flags = 0;
+    gasneti_thunk_tm = &gasneti_the_tm;
+    gasneti_seginfo = calloc(size, sizeof(gasneti_seginfo_t));
+    if (!gasneti_seginfo) gasneti_fatalerror("out of memory at startup (%u ranks)", size);
+
+    gasneti_init_done = 1;
+    gasnetc_exit_init();
+    gasnete_init();
+    gasneti_boot->barrier();
+    *client_p = &gasneti_the_client;
+    *ep_p = &gasneti_the_ep;
+    *tm_p = &gasneti_the_tm;
+    return GASNET_OK;
+}
+
+/* ---- segments ------------------------------------------------------------------ */
+int gex_Segment_Attach(gex_Segment_t *segment_p, gex_TM_t tm, uintptr_t length)
+{
+    if (!gasneti_init_done) return GASNET_ERR_NOT_INIT;
+    if (gasneti_attach_done) {
+        gasneti_warning("gex_Segment_Attach called twice: one segment per process");
+        return GASNET_ERR_RESOURCE;
+    }
+    if (!segment_p || tm != &gasneti_the_tm) return GASNET_ERR_BAD_ARG;
+    uintptr_t size = (length + GASNET_PAGESIZE - 1) & ~(uintptr_t)(GASNET_PAGESIZE - 1);
+    if (size > gasnetc_max_local_segment)
+        gasneti_fatalerror("gex_Segment_Attach: requested %lu bytes but at most %lu can be "
+                           "provided (gasnet_getMaxLocalSegmentSize); request less, raise "
+                           "GASNET_MAX_SEGSIZE, or enlarge /dev/shm",
+                           (unsigned long)length, (unsigned long)gasnetc_max_local_segment);
+    void *addr = NULL;
+    if (gasnetc_pshm_segment_attach(size, &addr) != 0) gasnetc_fatal_exit(1);
+    gasneti_seginfo_t mine = {addr, size};
+    gasneti_boot->exchange(&mine, sizeof(mine), gasneti_seginfo);
+    gasneti_the_segment.client = &gasneti_the_client;
+    gasneti_the_segment.addr = addr;
+    gasneti_the_segment.size = size;
+    gasneti_the_segment.flags = 0;
+    gasneti_the_ep.segment = &gasneti_the_segment;
+    gasneti_attach_done = 1;
+    gasneti_boot->barrier();
+    *segment_p = &gasneti_the_segment;
+    return GASNET_OK;
+}
+
+int gex_Segment_Create(gex_Segment_t *segment_p, gex_Client_t client, gex_Addr_t address,
+                       uintptr_t length, gex_MK_t kind, gex_Flags_t flags)
+{
+    gasneti_warning("gex_Segment_Create is not supported yet: use gex_Segment_Attach");
+    return GASNET_ERR_RESOURCE;
+}
+
+void gex_Segment_Destroy(gex_Segment_t segment, gex_Flags_t flags)
+{
+    gasneti_warning("gex_Segment_Destroy is not supported: the primordial segment lives "
+                    "until exit");
+}
+
+int gex_EP_BindSegment(gex_EP_t ep, gex_Segment_t segment, gex_Flags_t flags)
+{
+    if (ep != &gasneti_the_ep || segment != &gasneti_the_segment) return GASNET_ERR_BAD_ARG;
+    ep->segment = segment;
+    return GASNET_OK;
+}

@@ -1,0 +1,172 @@
+/* core/objects.c: the client, endpoint, team and segment objects of this
+ * release (one of each), their queries and client-data slots, the system
+ * queries and the error-name tables. */
+#include "core/gasnet_core_internal.h"
+#include "core/gasnet_core_private.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+gex_Rank_t gasneti_mynode = 0;
+gex_Rank_t gasneti_nodes = 0;
+int gasneti_init_done = 0;
+int gasneti_attach_done = 0;
+struct gasneti_client_s gasneti_the_client;
+struct gasneti_ep_s gasneti_the_ep;
+struct gasneti_tm_s gasneti_the_tm;
+struct gasneti_segment_s gasneti_the_segment;
+gex_TM_t gasneti_thunk_tm = GEX_TM_INVALID;
+const gasneti_bootstrap_ops_t *gasneti_boot = NULL;
+char gasneti_hostname[64] = "unknown";
+gasneti_seginfo_t *gasneti_seginfo = NULL;
+static int verbose_errors = 1;
+
+/* ---- errors ----------------------------------------------------------------- */
+const char *gasnet_ErrorName(int errval)
+{
+    switch (errval) {
+    case GASNET_OK: return "GASNET_OK";
+    case GASNET_ERR_NOT_INIT: return "GASNET_ERR_NOT_INIT";
+    case GASNET_ERR_RESOURCE: return "GASNET_ERR_RESOURCE";
+    case GASNET_ERR_BAD_ARG: return "GASNET_ERR_BAD_ARG";
+    case GASNET_ERR_NOT_READY: return "GASNET_ERR_NOT_READY";
+    case GASNET_ERR_BARRIER_MISMATCH: return "GASNET_ERR_BARRIER_MISMATCH";
+    default: return "*unknown*";
+    }
+}
+
+const char *gasnet_ErrorDesc(int errval)
+{
+    switch (errval) {
+    case GASNET_OK: return "No error";
+    case GASNET_ERR_NOT_INIT: return "GASNet message layer not initialized";
+    case GASNET_ERR_RESOURCE: return "Problem with requested resource";
+    case GASNET_ERR_BAD_ARG: return "Bad argument to function call";
+    case GASNET_ERR_NOT_READY: return "Non-blocking operation not complete";
+    case GASNET_ERR_BARRIER_MISMATCH: return "Barrier id's mismatched";
+    default: return "no description available";
+    }
+}
+
+/* ---- object queries ------------------------------------------------------------ */
+gex_Client_t gex_Segment_QueryClient(gex_Segment_t seg) { return seg->client; }
+gex_Flags_t gex_Segment_QueryFlags(gex_Segment_t seg) { return seg->flags; }
+void *gex_Segment_QueryAddr(gex_Segment_t seg) { return seg->addr; }
+uintptr_t gex_Segment_QuerySize(gex_Segment_t seg) { return seg->size; }
+gex_Client_t gex_EP_QueryClient(gex_EP_t ep) { return ep->client; }
+gex_Flags_t gex_EP_QueryFlags(gex_EP_t ep) { return ep->flags; }
+gex_Segment_t gex_EP_QuerySegment(gex_EP_t ep) { return ep->segment; }
+gex_EP_Index_t gex_EP_QueryIndex(gex_EP_t ep) { (void)ep; return 0; }
+const char *gex_Client_QueryName(gex_Client_t client) { return client->name; }
+gex_Flags_t gex_Client_QueryFlags(gex_Client_t client) { return client->flags; }
+gex_Client_t gex_TM_QueryClient(gex_TM_t tm) { return tm->ep->client; }
+gex_EP_t gex_TM_QueryEP(gex_TM_t tm) { return tm->ep; }
+gex_Flags_t gex_TM_QueryFlags(gex_TM_t tm) { return tm->flags; }
+gex_Rank_t gex_TM_QueryRank(gex_TM_t tm) { return tm->rank; }
+gex_Rank_t gex_TM_QuerySize(gex_TM_t tm) { return tm->size; }
+
+gex_Rank_t gex_TM_TranslateRankToJobrank(gex_TM_t tm, gex_Rank_t rank)
+{
+    return rank < tm->size ? rank : GEX_RANK_INVALID;
+}
+
+gex_Rank_t gex_TM_TranslateJobrankToRank(gex_TM_t tm, gex_Rank_t jobrank)
+{
+    return jobrank < tm->size ? jobrank : GEX_RANK_INVALID;
+}
+
+gex_EP_Location_t gex_TM_TranslateRankToEP(gex_TM_t tm, gex_Rank_t rank, gex_Flags_t flags)
+{
+    gex_EP_Location_t loc;
+    (void)flags;
+    loc.gex_rank = gex_TM_TranslateRankToJobrank(tm, rank);
+    loc.gex_ep_index = 0;
+    return loc;
+}
+
+void gex_Client_SetCData(gex_Client_t c, const void *cdata) { c->cdata = (void *)cdata; }
+void *gex_Client_QueryCData(gex_Client_t c) { return c->cdata; }
+void gex_Segment_SetCData(gex_Segment_t s, const void *cdata) { s->cdata = (void *)cdata; }
+void *gex_Segment_QueryCData(gex_Segment_t s) { return s->cdata; }
+void gex_TM_SetCData(gex_TM_t tm, const void *cdata) { tm->cdata = (void *)cdata; }
+void *gex_TM_QueryCData(gex_TM_t tm) { return tm->cdata; }
+void gex_EP_SetCData(gex_EP_t ep, const void *cdata) { ep->cdata = (void *)cdata; }
+void *gex_EP_QueryCData(gex_EP_t ep) { return ep->cdata; }
+
+int gex_Segment_QueryBound(gex_TM_t tm, gex_Rank_t rank, void **owneraddr_p,
+                           void **localaddr_p, uintptr_t *size_p)
+{
+    if (!gasneti_attach_done || rank >= tm->size) return GASNET_ERR_BAD_ARG;
+    gex_Rank_t jr = gasnetc_tm_to_jobrank(tm, rank);
+    if (owneraddr_p) *owneraddr_p = gasneti_seginfo[jr].addr;
+    if (localaddr_p)
+        *localaddr_p = gasnetc_is_local(jr)
+                           ? gasnetc_local_addr(jr, gasneti_seginfo[jr].addr, 0)
+                           : NULL;
+    if (size_p) *size_p = gasneti_seginfo[jr].size;
+    return GASNET_OK;
+}
+
+gex_Event_t gex_EP_QueryBoundSegmentNB(gex_TM_t tm, gex_Rank_t rank, void **owneraddr_p,
+                                       void **localaddr_p, uintptr_t *size_p, gex_Flags_t flags)
+{
+    (void)flags;
+    /* Every rank's segment is known locally after attach: complete at once. */
+    if (gex_Segment_QueryBound(tm, rank, owneraddr_p, localaddr_p, size_p) != GASNET_OK) {
+        if (owneraddr_p) *owneraddr_p = NULL;
+        if (localaddr_p) *localaddr_p = NULL;
+        if (size_p) *size_p = 0;
+    }
+    return GEX_EVENT_INVALID;
+}
+
+/* ---- system queries ------------------------------------------------------------ */
+gex_Rank_t gex_System_QueryJobRank(void) { return gasneti_mynode; }
+gex_Rank_t gex_System_QueryJobSize(void) { return gasneti_nodes; }
+int gex_System_GetVerboseErrors(void) { return verbose_errors; }
+void gex_System_SetVerboseErrors(int enable) { verbose_errors = enable; }
+int gex_System_QueryHiddenAMConcurrencyLevel(void) { return GASNET_HIDDEN_AM_CONCURRENCY_LEVEL; }
+
+uint64_t gex_System_QueryMaxThreads(void)
+{
+#if defined(GASNET_PAR)
+    return 256;
+#else
+    return 1;
+#endif
+}
+
+int gex_System_QueryProgressThreads(gex_Client_t client, unsigned int *count_p,
+                                    const gex_ProgressThreadInfo_t **info_p, gex_Flags_t flags)
+{
+    (void)client;
+    (void)flags;
+    *count_p = 0;
+    *info_p = NULL;
+    return GASNET_OK;
+}
+
+void gex_System_QueryNbrhdInfo(gex_RankInfo_t **info_p, gex_Rank_t *info_count_p,
+                               gex_Rank_t *my_info_index_p)
+{
+    if (info_p) *info_p = gasnetc_nbrhd_info;
+    if (info_count_p) *info_count_p = gasnetc_nbrhd_count;
+    if (my_info_index_p) *my_info_index_p = gasnetc_nbrhd_myidx;
+}
+
+void gex_System_QueryHostInfo(gex_RankInfo_t **info_p, gex_Rank_t *info_count_p,
+                              gex_Rank_t *my_info_index_p)
+{
+    if (info_p) *info_p = gasnetc_host_info;
+    if (info_count_p) *info_count_p = gasnetc_host_count;
+    if (my_info_index_p) *my_info_index_p = gasnetc_host_myidx;
+}
+
+void gex_System_QueryMyPosition(gex_Rank_t *nbrhd_set_size, gex_Rank_t *nbrhd_set_rank,
+                                gex_Rank_t *host_set_size, gex_Rank_t *host_set_rank)
+{
+    if (nbrhd_set_size) *nbrhd_set_size = gasnetc_nbrhd_sets;
+    if (nbrhd_set_rank) *nbrhd_set_rank = gasnetc_nbrhd_set_rank;
+    if (host_set_size) *host_set_size = gasnetc_host_sets;
+    if (host_set_rank) *host_set_rank = gasnetc_host_set_rank;
+}

@@ -1,0 +1,101 @@
+/* core/pshm/pshm_internal.h: state and helpers shared by the files of
+ * core/pshm (pshm.c: neighbourhood, queues, exit word; segment.c: segments;
+ * shmobj.c: shared-memory objects; nbrhd.c: the pure neighbourhood rule).
+ * Not for use outside core/pshm (the API is pshm.h).
+ */
+#ifndef GASNETC_PSHM_INTERNAL_H
+#define GASNETC_PSHM_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "core/pshm/pshm.h"
+#include "core/pshm/queue.h"
+
+/* Longest job id accepted in object names (GASNETRUN_JOBID or generated). */
+#define GASNETC_PSHM_JOBID_MAX 64
+/* Room for GASNETI_PSHM_PREFIX + job id + "-seg<rank>". */
+#define GASNETC_PSHM_NAME_MAX (GASNETC_PSHM_JOBID_MAX + 48)
+
+/* The neighbourhood object: this header, then 2*n queues (Request queue of
+ * index i at 2i, Reply queue at 2i+1), each qsize bytes. */
+typedef struct {
+    uint64_t magic;
+    uint32_t n;      /* neighbourhood size */
+    uint32_t depth;  /* slots per queue */
+    uint64_t qsize;  /* bytes per queue */
+    /* The exit word gets its own cache line: read on every poll, written once. */
+    uint64_t exit_word __attribute__((__aligned__(64)));
+} __attribute__((__aligned__(64))) gasnetc_pshm_shared_t;
+#define GASNETC_PSHM_SHARED_MAGIC 0x67617370736d6e62ull
+
+/* One neighbour's segment as seen from here. */
+typedef struct {
+    void *local;     /* where this process maps it (NULL if size 0) */
+    uintptr_t owner; /* its base address in the owner's process */
+    uintptr_t size;  /* bytes, as the owner asked */
+    size_t maplen;   /* bytes mapped here (size rounded to pages) */
+} gasnetc_pshm_seg_t;
+
+typedef struct {
+    const gasneti_bootstrap_ops_t *boot;
+    uint32_t rank, size;  /* job rank and size */
+    uint32_t n, my_index; /* neighbourhood size and my index in ranks[] */
+    uint32_t *ranks;      /* sorted job ranks of the neighbourhood */
+    char jobid[GASNETC_PSHM_JOBID_MAX];
+    gasnetc_pshm_deliver_fn deliver;
+    int initialized;
+    int mapped;           /* 1 while the neighbourhood object is mapped */
+    gasnetc_pshm_shared_t *shared; /* the neighbourhood object */
+    size_t shared_len;
+    gasnetc_pshmq_t **reqq, **repq; /* per neighbour index */
+    gasnetc_pshm_seg_t *segs;       /* per neighbour index, after attach */
+    int seg_attached;
+} gasnetc_pshm_state_t;
+
+extern gasnetc_pshm_state_t gasnetc_pshm_state;
+
+/* Pure: fills out[] (room for size entries) with the sorted neighbourhood of
+ * rank (see nbrhd.c for the rule), sets *my_index, returns the count (>= 1). */
+uint32_t gasnetc_pshm_nbrhd_compute(uint32_t rank, uint32_t size, const uint64_t *host_of,
+                                    unsigned maxsize, uint32_t *out, uint32_t *my_index);
+
+/* Index of job rank in the neighbourhood, or -1.  Handler-safe, lock-free. */
+static inline int gasnetc_pshm_index_of(uint32_t rank)
+{
+    const gasnetc_pshm_state_t *st = &gasnetc_pshm_state;
+    uint32_t lo = 0, hi = st->n;
+    if (!hi) return -1;
+    /* Fast path: the neighbourhood is a run of consecutive ranks. */
+    uint32_t d = rank - st->ranks[0];
+    if (d < hi && st->ranks[d] == rank) return (int)d;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (st->ranks[mid] == rank) return (int)mid;
+        if (st->ranks[mid] < rank) lo = mid + 1;
+        else hi = mid;
+    }
+    return -1;
+}
+
+/* ---- shared-memory objects (shmobj.c); control path only ------------------ */
+/* Writes "<GASNETI_PSHM_PREFIX><jobid>-<what><rank>" into buf. */
+void gasnetc_pshm_obj_name(char *buf, size_t len, const char *what, uint32_t rank);
+/* Creates object name (exclusive), reserves len bytes of backing store
+ * (so that a full /dev/shm fails here, not with SIGBUS later) and maps it.
+ * what_for names the use in the message ("AM queues", "segment").  Returns
+ * the mapping, or NULL after printing one line (object, size, errno, fix);
+ * on failure nothing is left in /dev/shm. */
+void *gasnetc_pshm_obj_create(const char *name, size_t len, const char *what_for);
+/* Maps an existing object of at least len bytes.  NULL after printing. */
+void *gasnetc_pshm_obj_open(const char *name, size_t len, const char *what_for);
+/* Anonymous shared mapping for a neighbourhood of one.  NULL after printing. */
+void *gasnetc_pshm_obj_anon(size_t len, const char *what_for);
+/* Removes the name (errors other than "already gone" are reported). */
+void gasnetc_pshm_obj_unlink(const char *name);
+/* Collective over the whole job: exchanges each rank's status (0 = ok).
+ * Returns 1 if every rank reported 0.  Also serves as a barrier. */
+int gasnetc_pshm_all_ok(int my_status);
+/* Prints one error line with this process's identity. */
+void gasnetc_pshm_error(const char *fmt, ...) __attribute__((__format__(__printf__, 1, 2)));
+
+#endif /* GASNETC_PSHM_INTERNAL_H */

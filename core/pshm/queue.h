@@ -1,0 +1,91 @@
+/* core/pshm/queue.h: a bounded multi-producer multi-consumer ring of AM
+ * slots that lives in any block of memory (shared between processes or
+ * not).  It holds no pointers, only offsets, so every process may map the
+ * block at a different address.
+ *
+ * Algorithm: sequence-numbered slots (Vyukov's bounded MPMC queue).  Slot
+ * i's sequence word says whose turn it is: seq == pos means "free for the
+ * producer of position pos", seq == pos + 1 means "filled, for the consumer
+ * of position pos".  Producers and consumers each claim a position with one
+ * compare-and-swap on tail/head; then the slot is theirs alone.  A consumer
+ * keeps its slot while the handler runs and hands it back with
+ * gasnetc_pshmq_release (seq = pos + depth).  See core/pshm/README.
+ *
+ * All functions are lock-free, never block, never allocate, and are safe in
+ * AM handlers and from any thread or process that maps the block.
+ */
+#ifndef GASNETC_PSHM_QUEUE_H
+#define GASNETC_PSHM_QUEUE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "core/am/wire.h"
+
+/* Alignment of the queue block, of every slot, and of every payload. */
+#define GASNETC_PSHMQ_ALIGN 64
+/* Offset of the payload inside a slot (after seq and the AM header). */
+#define GASNETC_PSHMQ_PAYLOAD_OFF 128
+#define GASNETC_PSHMQ_MAGIC 0x50534851u /* "PSHQ" */
+
+/* One slot; the payload follows at GASNETC_PSHMQ_PAYLOAD_OFF. */
+typedef struct {
+    uint64_t seq;      /* turn word (see above) */
+    uint64_t nbytes;   /* payload bytes copied into this slot */
+    gasnetc_am_hdr_t hdr;
+} gasnetc_pshmq_slot_t;
+
+/* The queue header at the start of the block; slots follow it. */
+typedef struct gasnetc_pshmq {
+    uint64_t tail __attribute__((__aligned__(GASNETC_PSHMQ_ALIGN))); /* next position to fill */
+    uint64_t head __attribute__((__aligned__(GASNETC_PSHMQ_ALIGN))); /* next position to take */
+    uint32_t magic __attribute__((__aligned__(GASNETC_PSHMQ_ALIGN)));
+    uint32_t depth;       /* number of slots */
+    uint64_t slot_size;   /* bytes per slot, a multiple of GASNETC_PSHMQ_ALIGN */
+    uint64_t max_payload; /* payload capacity of one slot */
+} gasnetc_pshmq_t;
+
+/* A message taken off the queue, valid until gasnetc_pshmq_release. */
+typedef struct {
+    const gasnetc_am_hdr_t *hdr;
+    void *payload; /* 64-byte aligned, nbytes long */
+    size_t nbytes;
+    gasnetc_pshmq_slot_t *slot;
+    uint64_t pos;
+} gasnetc_pshmq_msg_t;
+
+/* Bytes one slot occupies for max_payload bytes of payload. */
+size_t gasnetc_pshmq_slot_size(size_t max_payload);
+
+/* Bytes a queue of depth slots needs (a multiple of GASNETC_PSHMQ_ALIGN),
+ * or 0 if depth is 0 or the size overflows. */
+size_t gasnetc_pshmq_size(uint32_t depth, size_t max_payload);
+
+/* Formats the block mem (gasnetc_pshmq_size bytes, GASNETC_PSHMQ_ALIGN
+ * aligned) as an empty queue.  Call once, before any other process or
+ * thread uses the block.  Returns the queue, or NULL if mem is misaligned or
+ * depth is 0. */
+gasnetc_pshmq_t *gasnetc_pshmq_init(void *mem, uint32_t depth, size_t max_payload);
+
+/* Checks that mem holds a queue formatted by gasnetc_pshmq_init (magic and
+ * geometry).  Returns the queue or NULL. */
+gasnetc_pshmq_t *gasnetc_pshmq_attach(void *mem);
+
+/* Enqueues a copy of hdr and of nbytes bytes at payload.  Never blocks.
+ * Returns 0, 1 when the queue is full (retry later), or -1 when nbytes
+ * exceeds the slot capacity (a caller bug). */
+int gasnetc_pshmq_try_send(gasnetc_pshmq_t *q, const gasnetc_am_hdr_t *hdr,
+                           const void *payload, size_t nbytes);
+
+/* Takes the oldest message into *msg.  Returns 1, or 0 when the queue is
+ * empty (or the oldest message is still being written).  The slot stays
+ * reserved until gasnetc_pshmq_release(q, msg). */
+int gasnetc_pshmq_take(gasnetc_pshmq_t *q, gasnetc_pshmq_msg_t *msg);
+
+/* Gives the slot of a taken message back to producers. */
+void gasnetc_pshmq_release(gasnetc_pshmq_t *q, const gasnetc_pshmq_msg_t *msg);
+
+/* Messages claimed by producers and not yet taken (a racy snapshot, for
+ * tests and debug; slots held by consumers are not counted). */
+uint64_t gasnetc_pshmq_pending(const gasnetc_pshmq_t *q);
+
+#endif /* GASNETC_PSHM_QUEUE_H */
