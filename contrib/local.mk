@@ -29,3 +29,8 @@ gasnet-ibv-par.pc: $(srcdir)/contrib/gasnet-ibv.pc.in Makefile
 am-macros:
 	cd $(srcdir) && python3 contrib/gen-am-macros.py
 .PHONY: am-macros
+
+# The README's first command ends with `make demo`: a real 4-process job.
+demo: gasnetrun_ibv$(EXEEXT) tests/integration/demo$(EXEEXT)
+	./gasnetrun_ibv -n 4 tests/integration/demo
+.PHONY: demo
