@@ -7,7 +7,7 @@ nodist_ibvconduit_HEADERS += include/ibv-conduit/ibv-seq.mak include/ibv-conduit
 nodist_pkgconfig_DATA += gasnet-ibv-seq.pc gasnet-ibv-par.pc
 CLEANFILES += include/ibv-conduit/ibv-seq.mak include/ibv-conduit/ibv-par.mak \
 	gasnet-ibv-seq.pc gasnet-ibv-par.pc
-noinst_DATA = include/ibv-conduit/ibv-seq.mak include/ibv-conduit/ibv-par.mak \
+noinst_DATA += include/ibv-conduit/ibv-seq.mak include/ibv-conduit/ibv-par.mak \
 	gasnet-ibv-seq.pc gasnet-ibv-par.pc
 
 fill_template = $(SED) -e 's|@prefix@|$(prefix)|g' -e 's|@includedir@|$(includedir)|g' \

@@ -8,7 +8,7 @@ libgasnet_sources += \
 	core/am.c \
 	core/poll.c \
 	core/exit.c
-noinst_HEADERS = core/gasnet_core_internal.h core/gasnet_core_private.h core/am/wire.h
+noinst_HEADERS += core/gasnet_core_internal.h core/gasnet_core_private.h core/am/wire.h
 EXTRA_DIST += core/README
 UNIT_TESTS += tests/unit/test-am-wire
 tests_unit_test_am_wire_SOURCES = tests/unit/test-am-wire.c core/am/wire.c
