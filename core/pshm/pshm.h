@@ -71,8 +71,16 @@ int gasnetc_pshm_poll(int replies_only);
 void gasnetc_pshm_set_exit(int code);
 int gasnetc_pshm_exit_requested(int *code);
 
-/* Unmaps everything (objects were already unlinked).  Idempotent and
- * async-signal-safe enough for exit paths. */
+/* The job id in this job's object names (GASNETRUN_JOBID, or one made up
+ * by rank 0 for jobs started without gasnetrun_ibv), or NULL before init.
+ * Exit paths may sweep /dev/shm + GASNETI_PSHM_PREFIX + jobid + "*". */
+const char *gasnetc_pshm_jobid(void);
+
+/* Releases every shared mapping (objects were already unlinked): each is
+ * replaced by private zero pages at the same address, so threads still
+ * running during exit see empty queues and a clear exit word, try_send
+ * reports "full", and gasnetc_pshm_addr still translates (into zeros)
+ * instead of faulting.  Idempotent and async-signal-safe (mmap only). */
 void gasnetc_pshm_fini(void);
 
 #endif /* GASNETC_PSHM_H */

@@ -44,12 +44,14 @@ typedef struct {
     char jobid[GASNETC_PSHM_JOBID_MAX];
     gasnetc_pshm_deliver_fn deliver;
     int initialized;
-    int mapped;           /* 1 while the neighbourhood object is mapped */
+    int mapped;           /* 1 while the neighbourhood object is live */
+    int retired;          /* fini ran: mappings are private zero pages now */
     gasnetc_pshm_shared_t *shared; /* the neighbourhood object */
     size_t shared_len;
     gasnetc_pshmq_t **reqq, **repq; /* per neighbour index */
     gasnetc_pshm_seg_t *segs;       /* per neighbour index, after attach */
     int seg_attached;
+    int segs_retired;
 } gasnetc_pshm_state_t;
 
 extern gasnetc_pshm_state_t gasnetc_pshm_state;
@@ -77,6 +79,10 @@ static inline int gasnetc_pshm_index_of(uint32_t rank)
     return -1;
 }
 
+/* Unmaps every neighbour's segment (segment.c); called by gasnetc_pshm_fini
+ * after it has claimed the teardown.  Async-signal-safe (munmap only). */
+void gasnetc_pshm_segment_fini(void);
+
 /* ---- shared-memory objects (shmobj.c); control path only ------------------ */
 /* Writes "<GASNETI_PSHM_PREFIX><jobid>-<what><rank>" into buf. */
 void gasnetc_pshm_obj_name(char *buf, size_t len, const char *what, uint32_t rank);
@@ -90,6 +96,11 @@ void *gasnetc_pshm_obj_create(const char *name, size_t len, const char *what_for
 void *gasnetc_pshm_obj_open(const char *name, size_t len, const char *what_for);
 /* Anonymous shared mapping for a neighbourhood of one.  NULL after printing. */
 void *gasnetc_pshm_obj_anon(size_t len, const char *what_for);
+/* Replaces a shared mapping by private zero pages at the same address (or
+ * unmaps it if that fails): the shared memory is released, yet a thread
+ * still polling or copying during exit reads zeros instead of faulting.
+ * Async-signal-safe. */
+void gasnetc_pshm_obj_retire(void *p, size_t len);
 /* Removes the name (errors other than "already gone" are reported). */
 void gasnetc_pshm_obj_unlink(const char *name);
 /* Collective over the whole job: exchanges each rank's status (0 = ok).

@@ -82,6 +82,7 @@ int gasnetc_pshmq_try_send(gasnetc_pshmq_t *q, const gasnetc_am_hdr_t *hdr, cons
     uint64_t pos;
 
     if (nbytes > q->max_payload) return -1;
+    if (__builtin_expect(q->depth == 0, 0)) return 1; /* retired (zeroed) memory */
     pos = __atomic_load_n(&q->tail, __ATOMIC_RELAXED);
     for (;;) {
         s = slot_at(q, pos);
@@ -113,6 +114,7 @@ int gasnetc_pshmq_take(gasnetc_pshmq_t *q, gasnetc_pshmq_msg_t *msg)
     gasnetc_pshmq_slot_t *s;
     uint64_t pos = __atomic_load_n(&q->head, __ATOMIC_RELAXED);
 
+    if (__builtin_expect(q->depth == 0, 0)) return 0; /* retired (zeroed) memory */
     for (;;) {
         s = slot_at(q, pos);
         uint64_t seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);

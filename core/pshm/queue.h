@@ -72,7 +72,8 @@ gasnetc_pshmq_t *gasnetc_pshmq_attach(void *mem);
 
 /* Enqueues a copy of hdr and of nbytes bytes at payload.  Never blocks.
  * Returns 0, 1 when the queue is full (retry later), or -1 when nbytes
- * exceeds the slot capacity (a caller bug). */
+ * exceeds the slot capacity (a caller bug).  A zeroed block (a queue retired
+ * at exit) behaves as a queue that is always full and always empty. */
 int gasnetc_pshmq_try_send(gasnetc_pshmq_t *q, const gasnetc_am_hdr_t *hdr,
                            const void *payload, size_t nbytes);
 

@@ -122,6 +122,15 @@ void *gasnetc_pshm_obj_anon(size_t len, const char *what_for)
     return p;
 }
 
+void gasnetc_pshm_obj_retire(void *p, size_t len)
+{
+    void *q;
+    if (!p || !len) return;
+    q = mmap(p, len, PROT_READ | PROT_WRITE, MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+             -1, 0);
+    if (q == MAP_FAILED) munmap(p, len);
+}
+
 void gasnetc_pshm_obj_unlink(const char *name)
 {
     if (shm_unlink(name) != 0 && errno != ENOENT) {

@@ -1,0 +1,310 @@
+/* core/pshm/pshm.c: the PSHM neighbourhood, its AM queues and exit word.
+ *
+ * init (collective): compute the neighbourhood, agree on the job id, let the
+ * neighbourhood leader (lowest rank) create one object holding a header
+ * with the exit word and a Request and a Reply queue per neighbour, let the
+ * others map it, then unlink it.  Data path: try_send and poll over the
+ * lock-free queues of queue.c.  Segments are in segment.c.
+ * Layout, memory cost and the deadlock argument: core/pshm/README.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+#include "build-config.h"
+#include "core/pshm/pshm_internal.h"
+#include "other/log/log.h"
+#include "other/param/param.h"
+
+#ifndef GASNETC_IBV_MAX_MEDIUM
+#define GASNETC_IBV_MAX_MEDIUM 65536
+#endif
+
+/* Messages delivered per queue and poll call: bounds the time one poll
+ * spends in handlers while keeping the per-call overhead amortised. */
+#define GASNETC_PSHM_POLL_BATCH 8
+/* Exit word: 0 = nobody exited; else EXIT_SET | (uint32_t)code. */
+#define GASNETC_PSHM_EXIT_SET (UINT64_C(1) << 32)
+
+gasnetc_pshm_state_t gasnetc_pshm_state;
+
+/* ---- job id ------------------------------------------------------------------ */
+static int jobid_valid(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n >= GASNETC_PSHM_JOBID_MAX) return 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '-' || c == '_' || c == '.'))
+            return 0;
+    }
+    return 1;
+}
+
+/* Rank 0 only: GASNETRUN_JOBID, or "<pid>-<random hex>" for jobs started
+ * without gasnetrun_ibv.  Leaves buf empty after printing on error. */
+static void jobid_choose(char *buf)
+{
+    const char *env = GASNETI_PARAM_STR(GASNETRUN_JOBID);
+    uint32_t rnd = 0;
+
+    buf[0] = '\0';
+    if (env && *env) {
+        if (!jobid_valid(env)) {
+            gasnetc_pshm_error("PSHM: GASNETRUN_JOBID='%s' is not a valid job id (1..%d "
+                               "characters of A-Z a-z 0-9 . _ -); unset it or start the job "
+                               "with gasnetrun_ibv",
+                               env, GASNETC_PSHM_JOBID_MAX - 1);
+            return;
+        }
+        snprintf(buf, GASNETC_PSHM_JOBID_MAX, "%s", env);
+        return;
+    }
+    if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != (ssize_t)sizeof(rnd)) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        rnd = (uint32_t)ts.tv_nsec ^ (uint32_t)ts.tv_sec * 2654435761u;
+    }
+    snprintf(buf, GASNETC_PSHM_JOBID_MAX, "%ld-%08x", (long)getpid(), (unsigned)rnd);
+}
+
+const char *gasnetc_pshm_jobid(void)
+{
+    return gasnetc_pshm_state.jobid[0] ? gasnetc_pshm_state.jobid : NULL;
+}
+
+/* ---- init -------------------------------------------------------------------- */
+/* Leader: formats the neighbourhood object at mem. */
+static void shared_format(gasnetc_pshm_shared_t *sh, uint32_t n, uint32_t depth, size_t qsize)
+{
+    char *base = (char *)sh + sizeof(*sh);
+    sh->n = n;
+    sh->depth = depth;
+    sh->qsize = qsize;
+    __atomic_store_n(&sh->exit_word, 0, __ATOMIC_RELAXED);
+    for (uint32_t i = 0; i < 2 * n; i++)
+        gasnetc_pshmq_init(base + (size_t)i * qsize, depth, GASNETC_IBV_MAX_MEDIUM);
+    __atomic_store_n(&sh->magic, GASNETC_PSHM_SHARED_MAGIC, __ATOMIC_RELEASE);
+}
+
+/* Every rank: finds the queues in a mapped neighbourhood object. */
+static int shared_bind(gasnetc_pshm_state_t *st, const char *name)
+{
+    gasnetc_pshm_shared_t *sh = st->shared;
+    char *base = (char *)sh + sizeof(*sh);
+
+    if (__atomic_load_n(&sh->magic, __ATOMIC_ACQUIRE) != GASNETC_PSHM_SHARED_MAGIC ||
+        sh->n != st->n || sizeof(*sh) + 2 * (size_t)sh->n * sh->qsize > st->shared_len) {
+        gasnetc_pshm_error("PSHM: %s does not hold the AM queues of a %u-rank neighbourhood; "
+                           "ranks disagree on GASNET_SUPERNODE_MAXSIZE or on their hosts",
+                           name, st->n);
+        return -1;
+    }
+    st->reqq = calloc(st->n, sizeof(*st->reqq));
+    st->repq = calloc(st->n, sizeof(*st->repq));
+    if (!st->reqq || !st->repq) gasneti_fatalerror("PSHM: out of memory for %u queues", st->n);
+    for (uint32_t i = 0; i < st->n; i++) {
+        st->reqq[i] = gasnetc_pshmq_attach(base + (size_t)(2 * i) * sh->qsize);
+        st->repq[i] = gasnetc_pshmq_attach(base + (size_t)(2 * i + 1) * sh->qsize);
+        if (!st->reqq[i] || !st->repq[i]) {
+            gasnetc_pshm_error("PSHM: queue %u in %s is not initialised", i, name);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int gasnetc_pshm_init(const gasneti_bootstrap_ops_t *boot, uint32_t rank, uint32_t size,
+                      const uint64_t *host_of, unsigned maxsize, gasnetc_pshm_deliver_fn deliver)
+{
+    gasnetc_pshm_state_t *st = &gasnetc_pshm_state;
+    char jobid[GASNETC_PSHM_JOBID_MAX];
+    char name[GASNETC_PSHM_NAME_MAX];
+    int64_t depth = GASNETI_PARAM_INT(GASNET_PSHM_NETWORK_DEPTH);
+    size_t qsize = 0, len = 0;
+    int status = 0, leader;
+
+    if (st->initialized) gasneti_fatalerror("PSHM: gasnetc_pshm_init called twice");
+    memset(st, 0, sizeof(*st));
+    st->boot = boot;
+    st->rank = rank;
+    st->size = size;
+    st->deliver = deliver;
+    st->ranks = calloc(size, sizeof(*st->ranks));
+    if (!st->ranks) gasneti_fatalerror("PSHM: out of memory for %u ranks", size);
+    st->n = gasnetc_pshm_nbrhd_compute(rank, size, host_of, maxsize, st->ranks, &st->my_index);
+    leader = (st->my_index == 0);
+
+    /* One job id for all, chosen by rank 0 (empty = rank 0 failed). */
+    memset(jobid, 0, sizeof(jobid));
+    if (rank == 0) jobid_choose(jobid);
+    boot->broadcast(jobid, sizeof(jobid), st->jobid, 0);
+    st->jobid[GASNETC_PSHM_JOBID_MAX - 1] = '\0';
+    if (!st->jobid[0]) return -1;
+
+    if (depth < 2 || depth > (1 << 20)) {
+        gasnetc_pshm_error("PSHM: GASNET_PSHM_NETWORK_DEPTH=%lld is out of range (2..1048576); "
+                           "use the default 32",
+                           (long long)depth);
+        status = -1;
+    } else {
+        qsize = gasnetc_pshmq_size((uint32_t)depth, GASNETC_IBV_MAX_MEDIUM);
+        if (qsize == 0 || qsize > (SIZE_MAX - sizeof(gasnetc_pshm_shared_t)) / (2 * st->n)) {
+            gasnetc_pshm_error("PSHM: AM queues for %u ranks x GASNET_PSHM_NETWORK_DEPTH=%lld "
+                               "do not fit in memory; lower GASNET_PSHM_NETWORK_DEPTH",
+                               st->n, (long long)depth);
+            status = -1;
+        }
+        len = sizeof(gasnetc_pshm_shared_t) + 2 * (size_t)st->n * qsize;
+    }
+    st->shared_len = len;
+    gasnetc_pshm_obj_name(name, sizeof(name), "am", st->ranks[0]);
+
+    /* Step 1: the leader creates and formats the object. */
+    if (leader && status == 0) {
+        void *p = st->n > 1 ? gasnetc_pshm_obj_create(name, len, "AM queues")
+                            : gasnetc_pshm_obj_anon(len, "AM queues");
+        if (p) {
+            st->shared = p;
+            st->mapped = 1;
+            shared_format(st->shared, st->n, (uint32_t)depth, qsize);
+        } else {
+            status = -1;
+        }
+    }
+    if (!gasnetc_pshm_all_ok(status)) goto fail_unlink;
+
+    /* Step 2: the others map it; everyone finds the queues. */
+    if (!leader) {
+        st->shared = gasnetc_pshm_obj_open(name, len, "AM queues");
+        if (st->shared) st->mapped = 1;
+        else status = -1;
+    }
+    if (status == 0) status = shared_bind(st, name);
+    if (!gasnetc_pshm_all_ok(status)) goto fail_unlink;
+
+    /* Step 3: everyone has it mapped; the name is no longer needed. */
+    if (leader && st->n > 1) gasnetc_pshm_obj_unlink(name);
+    st->initialized = 1;
+    return 0;
+
+fail_unlink:
+    if (leader && st->n > 1 && st->mapped) gasnetc_pshm_obj_unlink(name);
+    gasnetc_pshm_fini();
+    return -1;
+}
+
+/* ---- queries --------------------------------------------------------------------- */
+int gasnetc_pshm_in_nbrhd(uint32_t rank)
+{
+    return gasnetc_pshm_index_of(rank) >= 0;
+}
+
+uint32_t gasnetc_pshm_nbrhd_size(void)
+{
+    return gasnetc_pshm_state.n;
+}
+
+const uint32_t *gasnetc_pshm_nbrhd_ranks(void)
+{
+    return gasnetc_pshm_state.ranks;
+}
+
+uint32_t gasnetc_pshm_nbrhd_index(void)
+{
+    return gasnetc_pshm_state.my_index;
+}
+
+/* ---- data path ------------------------------------------------------------------ */
+int gasnetc_pshm_try_send(uint32_t dest, const gasnetc_am_hdr_t *hdr, const void *payload,
+                          size_t nbytes)
+{
+    gasnetc_pshm_state_t *st = &gasnetc_pshm_state;
+    int idx = gasnetc_pshm_index_of(dest);
+    int rc;
+
+    if (__builtin_expect(idx < 0 || !st->mapped, 0)) {
+        /* After fini the process is exiting: "full" keeps the caller busy
+         * until _exit instead of turning the exit into a fatal error. */
+        if (idx >= 0 && st->retired) return 1;
+        gasneti_fatalerror("PSHM: AM to rank %u, which is not in this PSHM neighbourhood%s",
+                           (unsigned)dest, idx < 0 ? "" : " (PSHM not initialised)");
+    }
+    if (hdr->category == GASNETC_AM_LONG) nbytes = 0; /* the caller placed it already */
+    rc = gasnetc_pshmq_try_send(hdr->is_req ? st->reqq[idx] : st->repq[idx], hdr, payload,
+                                nbytes);
+    if (rc < 0)
+        gasneti_fatalerror("PSHM: AM payload of %zu bytes to rank %u exceeds the queue slot "
+                           "(%d bytes)",
+                           nbytes, (unsigned)dest, GASNETC_IBV_MAX_MEDIUM);
+    return rc;
+}
+
+static int drain(gasnetc_pshmq_t *q, gasnetc_pshm_deliver_fn deliver)
+{
+    gasnetc_pshmq_msg_t m;
+    int n = 0;
+    while (n < GASNETC_PSHM_POLL_BATCH && gasnetc_pshmq_take(q, &m)) {
+        /* The slot stays ours while the handler runs. */
+        deliver(m.hdr, m.hdr->category == GASNETC_AM_LONG ? NULL : m.payload);
+        gasnetc_pshmq_release(q, &m);
+        n++;
+    }
+    return n;
+}
+
+int gasnetc_pshm_poll(int replies_only)
+{
+    gasnetc_pshm_state_t *st = &gasnetc_pshm_state;
+    int n;
+
+    if (!st->initialized || !st->mapped) return 0;
+    n = drain(st->repq[st->my_index], st->deliver);
+    if (!replies_only) n += drain(st->reqq[st->my_index], st->deliver);
+    return n;
+}
+
+/* ---- exit word -------------------------------------------------------------------- */
+void gasnetc_pshm_set_exit(int code)
+{
+    gasnetc_pshm_shared_t *sh = gasnetc_pshm_state.shared;
+    uint64_t none = 0;
+    if (!gasnetc_pshm_state.mapped || !sh) return;
+    __atomic_compare_exchange_n(&sh->exit_word, &none, GASNETC_PSHM_EXIT_SET | (uint32_t)code,
+                                0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+}
+
+int gasnetc_pshm_exit_requested(int *code)
+{
+    gasnetc_pshm_shared_t *sh = gasnetc_pshm_state.shared;
+    uint64_t w;
+    if (!sh) return 0;
+    w = __atomic_load_n(&sh->exit_word, __ATOMIC_ACQUIRE);
+    if (!w) return 0;
+    if (code) *code = (int)(int32_t)(uint32_t)w;
+    return 1;
+}
+
+/* ---- teardown ------------------------------------------------------------------ */
+void gasnetc_pshm_fini(void)
+{
+    gasnetc_pshm_state_t *st = &gasnetc_pshm_state;
+
+    /* Only the first caller (thread, signal handler, exit path) tears down.
+     * The shared mappings are replaced by private zero pages rather than
+     * unmapped, so that another thread still polling, sending or copying
+     * while the process exits sees empty queues, a clear exit word and
+     * zeros instead of a SIGSEGV that would change the exit code.
+     * Bookkeeping arrays are not freed: free() is not async-signal-safe and
+     * the queries keep working during exit. */
+    gasnetc_pshm_segment_fini();
+    if (!__atomic_exchange_n(&st->mapped, 0, __ATOMIC_ACQ_REL)) return;
+    __atomic_store_n(&st->retired, 1, __ATOMIC_RELEASE);
+    st->initialized = 0;
+    gasnetc_pshm_obj_retire(st->shared, st->shared_len);
+}

@@ -1,0 +1,330 @@
+/* tests/unit/test-pshm-queue.c: the PSHM AM queue (core/pshm/queue.c) over
+ * an anonymous shared mapping with fork()ed producers and consumers, and the
+ * neighbourhood rule (core/pshm/nbrhd.c) as a pure function.
+ * Prints one line per check; exits 0 only if all passed.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sched.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "core/pshm/pshm_internal.h"
+#include "core/pshm/queue.h"
+
+/* nbrhd.c's inline lookup refers to the state; the pure test never uses it. */
+gasnetc_pshm_state_t gasnetc_pshm_state;
+
+static int failures;
+
+static void check(int ok, const char *what)
+{
+    printf("%s: %s\n", ok ? "PASS" : "FAIL", what);
+    fflush(stdout);
+    if (!ok) failures++;
+}
+
+static void *shared_alloc(size_t len)
+{
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        perror("mmap");
+        exit(1);
+    }
+    return p;
+}
+
+static gasnetc_am_hdr_t make_hdr(uint32_t src, uint32_t seq, uint32_t nbytes)
+{
+    gasnetc_am_hdr_t h;
+    memset(&h, 0, sizeof(h));
+    h.category = GASNETC_AM_MEDIUM;
+    h.is_req = 1;
+    h.handler = 200;
+    h.nargs = 3;
+    h.src_rank = src;
+    h.nbytes = nbytes;
+    h.args[0] = (int32_t)seq;
+    return h;
+}
+
+static uint8_t pattern(uint32_t src, uint32_t seq, size_t i)
+{
+    return (uint8_t)(src * 131u + seq * 7u + i * 13u);
+}
+
+static uint32_t checksum(const uint8_t *p, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 16777619u;
+    return h;
+}
+
+/* ---- single-process behaviour --------------------------------------------------- */
+static void test_basic(void)
+{
+    enum { DEPTH = 4, MAXP = 200 };
+    size_t len = gasnetc_pshmq_size(DEPTH, MAXP);
+    void *mem = shared_alloc(len);
+    gasnetc_pshmq_t *q = gasnetc_pshmq_init(mem, DEPTH, MAXP);
+    gasnetc_pshmq_msg_t m, held;
+    uint8_t buf[MAXP + 64];
+    int ok;
+
+    check(q != NULL && gasnetc_pshmq_attach(mem) == q, "init formats a queue that attach accepts");
+    check(gasnetc_pshmq_init((char *)mem + 8, DEPTH, MAXP) == NULL, "init rejects a misaligned block");
+    check(gasnetc_pshmq_size(0, MAXP) == 0, "size of a 0-slot queue is 0 (invalid)");
+    check(q->max_payload >= MAXP && len % GASNETC_PSHMQ_ALIGN == 0, "geometry is aligned");
+    check(!gasnetc_pshmq_take(q, &m), "empty queue: take returns 0");
+
+    for (size_t i = 0; i < sizeof(buf); i++) buf[i] = (uint8_t)i;
+    gasnetc_am_hdr_t h = make_hdr(1, 0, MAXP);
+    check(gasnetc_pshmq_try_send(q, &h, buf, q->max_payload + 1) == -1, "oversized payload returns -1");
+
+    ok = 1;
+    for (uint32_t i = 0; i < DEPTH; i++) {
+        h = make_hdr(1, i, i * 10);
+        ok &= gasnetc_pshmq_try_send(q, &h, buf + i, i * 10) == 0;
+    }
+    check(ok, "DEPTH sends into an empty queue succeed");
+    h = make_hdr(1, 99, 0);
+    check(gasnetc_pshmq_try_send(q, &h, NULL, 0) == 1, "full queue: try_send returns 1");
+    check(gasnetc_pshmq_pending(q) == DEPTH, "pending counts DEPTH messages");
+
+    ok = gasnetc_pshmq_take(q, &held);
+    ok &= held.hdr->args[0] == 0 && held.nbytes == 0;
+    ok &= ((uintptr_t)held.payload % 8) == 0;
+    check(ok, "take returns the oldest message, payload 8-byte aligned");
+    check(gasnetc_pshmq_try_send(q, &h, NULL, 0) == 1, "slot held by a consumer is not reused");
+
+    ok = 1;
+    for (uint32_t i = 1; i < DEPTH; i++) {
+        ok &= gasnetc_pshmq_take(q, &m);
+        ok &= m.hdr->args[0] == (int32_t)i && m.nbytes == i * 10 && m.hdr->nbytes == i * 10;
+        ok &= memcmp(m.payload, buf + i, i * 10) == 0;
+        ok &= ((uintptr_t)m.payload % 8) == 0;
+        gasnetc_pshmq_release(q, &m);
+    }
+    check(ok, "later messages come out in order with their payloads while one slot is held");
+    /* Slots 1..3 are free again but position 4 maps onto held slot 0. */
+    check(gasnetc_pshmq_try_send(q, &h, NULL, 0) == 1,
+          "the next position waits for the held slot (FIFO slot reuse)");
+    gasnetc_pshmq_release(q, &held);
+    check(gasnetc_pshmq_try_send(q, &h, NULL, 0) == 0, "after release the slot is reused");
+    check(gasnetc_pshmq_take(q, &m) && m.hdr->args[0] == 99, "the reused slot delivers its message");
+    gasnetc_pshmq_release(q, &m);
+    check(!gasnetc_pshmq_take(q, &m) && gasnetc_pshmq_pending(q) == 0, "queue is empty again");
+
+    /* Many laps through a small ring. */
+    ok = 1;
+    for (uint32_t i = 0; i < 10000 && ok; i++) {
+        h = make_hdr(2, i, i % MAXP);
+        ok &= gasnetc_pshmq_try_send(q, &h, buf, i % MAXP) == 0;
+        ok &= gasnetc_pshmq_take(q, &m) && m.hdr->args[0] == (int32_t)i;
+        gasnetc_pshmq_release(q, &m);
+    }
+    check(ok, "10000 send/take/release laps through a 4-slot ring");
+    munmap(mem, len);
+
+    /* Full-size Medium slots, as the library uses them. */
+    len = gasnetc_pshmq_size(2, 65536);
+    mem = shared_alloc(len);
+    q = gasnetc_pshmq_init(mem, 2, 65536);
+    {
+        uint8_t *big = malloc(65536);
+        for (size_t i = 0; i < 65536; i++) big[i] = pattern(3, 5, i);
+        h = make_hdr(3, 5, 65536);
+        ok = q && gasnetc_pshmq_try_send(q, &h, big, 65536) == 0;
+        ok = ok && gasnetc_pshmq_take(q, &m) && m.nbytes == 65536 &&
+             memcmp(m.payload, big, 65536) == 0;
+        if (ok) gasnetc_pshmq_release(q, &m);
+        free(big);
+    }
+    check(ok, "a 65536-byte payload round-trips");
+    /* A block retired at exit (zero pages) must neither fault nor deliver. */
+    memset(mem, 0, len);
+    h = make_hdr(3, 6, 0);
+    check(!gasnetc_pshmq_take(mem, &m) && gasnetc_pshmq_try_send(mem, &h, NULL, 0) == 1 &&
+              gasnetc_pshmq_attach(mem) == NULL,
+          "zeroed (retired) block: empty, full, not attachable");
+    munmap(mem, len);
+}
+
+/* ---- contention across processes ------------------------------------------------ */
+enum { NPROD = 3, NCONS = 2, NMSG = 100000, CDEPTH = 16, CMAXP = 120 };
+
+typedef struct {
+    uint64_t consumed;           /* messages taken, all consumers */
+    uint64_t errors;             /* order/checksum/content errors */
+    uint64_t full_seen;          /* try_send returned 1 */
+    uint8_t seen[NPROD][NMSG];   /* times each message was delivered */
+} shared_stats_t;
+
+static void producer(gasnetc_pshmq_t *q, uint32_t id, shared_stats_t *st)
+{
+    uint8_t buf[CMAXP];
+    uint64_t full = 0;
+    for (uint32_t seq = 0; seq < NMSG; seq++) {
+        uint32_t n = (seq * 37u + id) % (CMAXP + 1);
+        for (uint32_t i = 0; i < n; i++) buf[i] = pattern(id, seq, i);
+        gasnetc_am_hdr_t h = make_hdr(id, seq, n);
+        h.args[1] = (int32_t)id;
+        h.args[2] = (int32_t)checksum(buf, n);
+        int rc;
+        while ((rc = gasnetc_pshmq_try_send(q, &h, buf, n)) == 1) {
+            full++;
+            sched_yield();
+        }
+        if (rc != 0) __atomic_add_fetch(&st->errors, 1, __ATOMIC_RELAXED);
+    }
+    __atomic_add_fetch(&st->full_seen, full, __ATOMIC_RELAXED);
+}
+
+static void consumer(gasnetc_pshmq_t *q, shared_stats_t *st)
+{
+    int64_t last[NPROD];
+    gasnetc_pshmq_msg_t m;
+    for (int p = 0; p < NPROD; p++) last[p] = -1;
+    while (__atomic_load_n(&st->consumed, __ATOMIC_RELAXED) < (uint64_t)NPROD * NMSG) {
+        if (!gasnetc_pshmq_take(q, &m)) {
+            sched_yield();
+            continue;
+        }
+        uint32_t src = m.hdr->src_rank, seq = (uint32_t)m.hdr->args[0];
+        int bad = src >= NPROD || seq >= NMSG || m.hdr->args[1] != (int32_t)src;
+        if (!bad) {
+            const uint8_t *pl = m.payload;
+            bad |= m.nbytes != m.hdr->nbytes;
+            bad |= (int64_t)seq <= last[src]; /* FIFO per producer, per consumer */
+            bad |= checksum(pl, m.nbytes) != (uint32_t)m.hdr->args[2];
+            for (size_t i = 0; i < m.nbytes && !bad; i++) bad |= pl[i] != pattern(src, seq, i);
+            last[src] = seq;
+            __atomic_add_fetch(&st->seen[src][seq], 1, __ATOMIC_RELAXED);
+        }
+        if (bad) __atomic_add_fetch(&st->errors, 1, __ATOMIC_RELAXED);
+        if ((seq & 1023) == 0) sched_yield(); /* hold the slot a while now and then */
+        gasnetc_pshmq_release(q, &m);
+        __atomic_add_fetch(&st->consumed, 1, __ATOMIC_RELAXED);
+    }
+}
+
+static void test_contention(void)
+{
+    size_t qlen = gasnetc_pshmq_size(CDEPTH, CMAXP);
+    void *mem = shared_alloc(qlen);
+    shared_stats_t *st = shared_alloc(sizeof(*st));
+    gasnetc_pshmq_t *q = gasnetc_pshmq_init(mem, CDEPTH, CMAXP);
+    pid_t pids[NPROD + NCONS];
+    int ok = 1, nchild = 0;
+    struct timespec t0, t1;
+
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (int i = 0; i < NPROD + NCONS; i++) {
+        pid_t pid = fork();
+        if (pid < 0) {
+            perror("fork");
+            exit(1);
+        }
+        if (pid == 0) {
+            alarm(120); /* a lost message would otherwise spin forever */
+            if (i < NPROD) producer(q, (uint32_t)i, st);
+            else consumer(q, st);
+            _exit(0);
+        }
+        pids[nchild++] = pid;
+    }
+    for (int i = 0; i < nchild; i++) {
+        int ws;
+        if (waitpid(pids[i], &ws, 0) < 0 || !WIFEXITED(ws) || WEXITSTATUS(ws) != 0) {
+            printf("child %d ended abnormally (status 0x%x)\n", i, ws);
+            ok = 0;
+        }
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    check(ok, "3 producers and 2 consumers finish (no hang, no crash)");
+
+    uint64_t missing = 0, dup = 0;
+    for (int p = 0; p < NPROD; p++)
+        for (int s = 0; s < NMSG; s++) {
+            if (st->seen[p][s] == 0) missing++;
+            if (st->seen[p][s] > 1) dup++;
+        }
+    printf("  %d messages in %.2f s; producers saw a full queue %llu times\n", NPROD * NMSG,
+           (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9,
+           (unsigned long long)st->full_seen);
+    check(st->consumed == (uint64_t)NPROD * NMSG, "every message was consumed once in total");
+    check(missing == 0, "no message lost");
+    check(dup == 0, "no message duplicated");
+    check(st->errors == 0, "per-producer FIFO order, payload contents and checksums hold");
+    check(gasnetc_pshmq_pending(q) == 0, "queue is empty at the end");
+    munmap(mem, qlen);
+    munmap(st, sizeof(*st));
+}
+
+/* ---- neighbourhood rule ------------------------------------------------------------ */
+static int nbrhd_is(uint32_t rank, uint32_t size, const uint64_t *host, unsigned maxsize,
+                    const uint32_t *expect, uint32_t nexpect, uint32_t expect_idx)
+{
+    uint32_t out[64], idx = 999;
+    uint32_t n = gasnetc_pshm_nbrhd_compute(rank, size, host, maxsize, out, &idx);
+    if (n != nexpect || idx != expect_idx) return 0;
+    return memcmp(out, expect, n * sizeof(*out)) == 0;
+}
+
+static void test_nbrhd(void)
+{
+    const uint64_t one[4] = {7, 7, 7, 7};
+    const uint64_t two[5] = {1, 2, 1, 2, 1};
+    const uint64_t single[1] = {42};
+
+    check(nbrhd_is(2, 4, one, 0, (uint32_t[]){0, 1, 2, 3}, 4, 2), "one host, no limit: all 4 ranks");
+    check(nbrhd_is(2, 4, one, 1, (uint32_t[]){2}, 1, 0), "maxsize 1: only self");
+    check(nbrhd_is(1, 4, one, 3, (uint32_t[]){0, 1, 2}, 3, 1), "maxsize 3: rank 1 in {0,1,2}");
+    check(nbrhd_is(3, 4, one, 3, (uint32_t[]){3}, 1, 0), "maxsize 3: rank 3 alone in the rest");
+    check(nbrhd_is(3, 4, one, 2, (uint32_t[]){2, 3}, 2, 1), "maxsize 2: rank 3 in {2,3}");
+    check(nbrhd_is(0, 4, one, 9, (uint32_t[]){0, 1, 2, 3}, 4, 0), "maxsize above host size: all");
+    check(nbrhd_is(4, 5, two, 0, (uint32_t[]){0, 2, 4}, 3, 2), "two hosts interleaved: {0,2,4}");
+    check(nbrhd_is(1, 5, two, 0, (uint32_t[]){1, 3}, 2, 0), "two hosts interleaved: {1,3}");
+    check(nbrhd_is(4, 5, two, 2, (uint32_t[]){4}, 1, 0), "interleaved, maxsize 2: {4}");
+    check(nbrhd_is(2, 5, two, 2, (uint32_t[]){0, 2}, 2, 1), "interleaved, maxsize 2: {0,2}");
+    check(nbrhd_is(0, 1, single, 0, (uint32_t[]){0}, 1, 0), "singleton job: self");
+
+    /* Property: for random tables the neighbourhoods partition the job, each
+     * member computes the same list, and no list exceeds maxsize. */
+    int ok = 1;
+    srand(12345);
+    for (int trial = 0; trial < 2000 && ok; trial++) {
+        uint32_t size = 1 + (uint32_t)(rand() % 40), owner[64];
+        unsigned maxsize = (unsigned)(rand() % 6);
+        uint64_t host[64];
+        for (uint32_t r = 0; r < size; r++) host[r] = (uint64_t)(rand() % 4);
+        for (uint32_t r = 0; r < size; r++) owner[r] = UINT32_MAX;
+        for (uint32_t r = 0; r < size && ok; r++) {
+            uint32_t out[64], out2[64], idx, idx2;
+            uint32_t n = gasnetc_pshm_nbrhd_compute(r, size, host, maxsize, out, &idx);
+            ok &= n >= 1 && out[idx] == r && (maxsize == 0 || n <= maxsize);
+            for (uint32_t i = 0; i < n && ok; i++) {
+                ok &= host[out[i]] == host[r] && (i == 0 || out[i - 1] < out[i]);
+                uint32_t n2 = gasnetc_pshm_nbrhd_compute(out[i], size, host, maxsize, out2, &idx2);
+                ok &= n2 == n && idx2 == i && memcmp(out, out2, n * sizeof(*out)) == 0;
+            }
+            if (owner[r] == UINT32_MAX) owner[r] = out[0];
+            ok &= owner[r] == out[0];
+        }
+    }
+    check(ok, "2000 random host tables: neighbourhoods partition the job consistently");
+}
+
+int main(void)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    alarm(300);
+    test_basic();
+    test_nbrhd();
+    test_contention();
+    printf("%s: %d failure(s)\n", failures ? "FAILED" : "ALL PASSED", failures);
+    return failures ? 1 : 0;
+}
