@@ -1,1 +1,42 @@
-# core/ibv/local.mk: build fragment included by the top Makefile.am.
+# core/ibv/local.mk: verbs transport (HCA/port discovery and selection so far)
+# and the in-tree probe tool of the Soft-RoCE test tier.
+libgasnet_sources += \
+	core/ibv/ports_parse.c \
+	core/ibv/ports_select.c \
+	core/ibv/topo.c \
+	core/ibv/ports.c \
+	core/ibv/ports_report.c
+
+noinst_HEADERS += \
+	core/ibv/ibv.h \
+	core/ibv/ports_parse.h \
+	core/ibv/ports_select.h \
+	core/ibv/ports_probe.h \
+	core/ibv/topo.h
+
+EXTRA_DIST += core/ibv/README
+
+# Unit tests: the pure parsers and the selection policy (no hardware).
+UNIT_TESTS += tests/unit/test-ibv-parse tests/unit/test-ibv-select
+tests_unit_test_ibv_parse_SOURCES = tests/unit/test-ibv-parse.c
+tests_unit_test_ibv_parse_CPPFLAGS = $(TEST_SEQ_CPPFLAGS) -D_GNU_SOURCE
+tests_unit_test_ibv_parse_LDADD = $(TEST_SEQ_LIBS)
+tests_unit_test_ibv_select_SOURCES = tests/unit/test-ibv-select.c
+tests_unit_test_ibv_select_CPPFLAGS = $(TEST_SEQ_CPPFLAGS) -D_GNU_SOURCE
+tests_unit_test_ibv_select_LDADD = $(TEST_SEQ_LIBS)
+
+# tests/softroce/ibv-probe: runs discovery/selection with the GASNET_* params
+# and prints the result (used in the Soft-RoCE guest, and on real HCAs).
+check_PROGRAMS += tests/softroce/ibv-probe
+tests_softroce_ibv_probe_SOURCES = tests/softroce/ibv-probe.c
+tests_softroce_ibv_probe_CPPFLAGS = $(TEST_SEQ_CPPFLAGS) -D_GNU_SOURCE
+tests_softroce_ibv_probe_LDADD = $(TEST_SEQ_LIBS)
+
+# The Soft-RoCE tier's scripts (check-softroce.sh is what make check calls).
+EXTRA_DIST += \
+	tests/softroce/README \
+	tests/softroce/softroce-run \
+	tests/softroce/initramfs-init \
+	tests/softroce/guest-init.sh \
+	tests/softroce/run-verbs-tests \
+	tests/softroce/check-softroce.sh

@@ -1,0 +1,90 @@
+/* core/ibv/ibv.h: what core/ibv offers the rest of the core.  This header
+ * does not include <infiniband/verbs.h> (only the .c files of core/ibv do): verbs types
+ * appear as incomplete struct pointers.
+ *
+ * HCA and port discovery and selection (core/ibv/ports.c; rules in
+ * core/ibv/README): gex_Client_Init calls gasnetc_ibv_ports_open() once,
+ * after the parameters are loaded and the bootstrap knows rank and size, and
+ * before anything else touches verbs.
+ *
+ * Thread safety: open/close run on the single-threaded init/exit paths; the
+ * accessors only read what open stored and may be called from anywhere,
+ * including AM handlers.
+ */
+#ifndef GASNETC_IBV_H
+#define GASNETC_IBV_H
+
+#include <stdint.h>
+
+#include "core/ibv/ports_select.h" /* GASNETC_IBV_LINK_IB / _ETH */
+
+struct ibv_context;
+struct ibv_device_attr;
+
+/* One opened HCA.  Its ports share ctx (and whatever the core allocates on
+ * it: PD, CQs). */
+typedef struct gasnetc_ibv_hca_s {
+    struct ibv_context *ctx;             /* from ibv_open_device() */
+    const struct ibv_device_attr *attr;  /* from ibv_query_device() */
+    char name[GASNETC_IBV_HCA_NAME_MAX]; /* e.g. "mlx5_0", "rxe0" */
+    int index;                           /* 0..nhcas-1 among the selected HCAs */
+    int near;                            /* hwloc: 1 near our socket, 0 far, -1 unknown */
+} gasnetc_ibv_hca_t;
+
+/* One selected port: everything a peer needs to address it, and the limits
+ * the connection code must respect. */
+typedef struct gasnetc_ibv_port_s {
+    gasnetc_ibv_hca_t *hca;
+    int port_num;        /* verbs port number, 1-based */
+    int link_layer;      /* GASNETC_IBV_LINK_IB (LID) or GASNETC_IBV_LINK_ETH (RoCE, GID) */
+    uint16_t lid;        /* InfiniBand base LID; 0 on RoCE */
+    uint8_t lmc;         /* LID mask count (IB) */
+    uint8_t sm_sl;       /* service level of the SM path (IB); 0 on RoCE */
+    uint16_t pkey;       /* P_Key table value in use (with membership bit) */
+    uint16_t pkey_index; /* its table index: GASNET_IBV_PKEY, else 0 */
+    int use_grh;         /* 1: address handles need a GRH (always on RoCE) */
+    int gid_index;       /* source GID index (RoCE: chosen per README; IB: 0) */
+    int gid_type;        /* GASNETC_IBV_GID_TYPE_IB / _ROCE_V1 / _ROCE_V2 */
+    uint8_t gid[16];     /* that GID, network byte order */
+    int active_mtu;      /* verbs MTU code of the port (IBV_MTU_256=1 .. 4096=5) */
+    int mtu;             /* code to use: active_mtu capped by GASNET_MAX_MTU.
+                          * A connection uses min(local mtu, remote mtu). */
+    uint32_t max_msg_sz; /* largest message the port accepts */
+} gasnetc_ibv_port_t;
+
+/* Discovers HCAs/ports, applies GASNET_IBV_PORTS (or GASNET_IBV_PORTS_<socket>),
+ * GASNET_NUM_QPS, GASNET_IBV_PKEY, GASNET_MAX_MTU, the build's HCA limit and
+ * the hwloc preference; prints GASNET_IBV_LIST_PORTS output and the
+ * GASNET_IBV_PORTS_VERBOSE warnings.  On success *ports is a malloc'ed array
+ * of *nports entries (in detection order; ports[i] is rail i), HCAs opened.
+ * When nothing is usable: need_network == 0 -> returns 0 with *nports == 0 and
+ * *ports == NULL (the job runs on PSHM alone; said once on rank 0 under
+ * GASNET_VERBOSEENV); need_network != 0 (peers on other hosts, or
+ * GASNET_SUPERNODE_MAXSIZE=1 with size > 1) -> fatal error listing every HCA
+ * and port found and why it was rejected.  Invalid GASNET_IBV_PORTS,
+ * GASNET_IBV_LIST_PORTS_NODES, GASNET_MAX_MTU or GASNET_IBV_PKEY values are
+ * fatal on every rank.  Returns 0 (errors do not return).
+ * Init path only; not thread-safe; not from handlers. */
+int gasnetc_ibv_ports_open(uint32_t rank, uint32_t size, int need_network,
+                           gasnetc_ibv_port_t **ports, int *nports);
+
+/* Closes the HCAs opened by gasnetc_ibv_ports_open and frees ports (which
+ * must be the array it returned, or NULL).  Everything created on the HCA
+ * contexts (QPs, CQs, MRs, PDs) must be destroyed first.  Exit path only. */
+void gasnetc_ibv_ports_close(gasnetc_ibv_port_t *ports, int nports);
+
+/* Number of HCAs the selected ports use (0 before open or on PSHM only). */
+int gasnetc_ibv_num_hcas(void);
+
+/* The i-th selected HCA (0 <= i < gasnetc_ibv_num_hcas()), or NULL. */
+gasnetc_ibv_hca_t *gasnetc_ibv_hca(int i);
+
+/* QPs per peer: GASNET_NUM_QPS, or the number of selected ports when that is
+ * 0; 0 before open or on PSHM only. */
+int gasnetc_ibv_qps_per_peer(void);
+
+/* Index in the ports array that QP number qp (0..qps_per_peer-1) uses:
+ * QPs are dealt round-robin over the ports. */
+int gasnetc_ibv_qp_port(int qp);
+
+#endif /* GASNETC_IBV_H */
