@@ -94,7 +94,7 @@ static int shm_clean(void)
     DIR *d = opendir("/dev/shm");
     int clean = 1;
     if (!d) return 1;
-    snprintf(prefix, sizeof(prefix), "%s%s", GASNETI_PSHM_PREFIX + 1, gasnetc_pshm_jobid());
+    snprintf(prefix, sizeof(prefix), "%s%s", &GASNETI_PSHM_PREFIX[1], gasnetc_pshm_jobid()); /* no leading / */
     while ((de = readdir(d)))
         if (strncmp(de->d_name, prefix, strlen(prefix)) == 0) {
             printf("  rank %u: leftover /dev/shm/%s\n", my_rank, de->d_name);
