@@ -66,4 +66,28 @@ const gasneti_bootstrap_ops_t *gasneti_bootstrap_select(void);
 
 extern const gasneti_bootstrap_ops_t gasneti_bootstrap_local;
 
+/* The plugins built into this library, in detection order, NULL-terminated.
+ * Used by gasneti_bootstrap_select and to list names in error messages. */
+extern const gasneti_bootstrap_ops_t *const gasneti_bootstrap_plugins[];
+
+/* Looks a plugin up by name ("local"); NULL when this build has none by that
+ * name.  Thread-safe. */
+const gasneti_bootstrap_ops_t *gasneti_bootstrap_find(const char *name);
+
+/* Writes the names of the built-in plugins, comma-separated ("local"), into
+ * buf (always NUL-terminated).  Returns buf.  Thread-safe. */
+char *gasneti_bootstrap_names(char *buf, size_t len);
+
+/* The job-exit timeout in seconds for a job of nranks processes:
+ * GASNET_EXITTIMEOUT when set, else min(GASNET_EXITTIMEOUT_MAX,
+ * GASNET_EXITTIMEOUT_MIN + GASNET_EXITTIMEOUT_FACTOR * nranks).  Used by the
+ * launcher, the plugins' exit watchdogs and the core's exit.  Needs the
+ * parameters loaded; thread-safe and handler-safe. */
+double gasneti_bootstrap_exittimeout(uint32_t nranks);
+
+/* A name for this job, equal on every rank and safe in file names (letters,
+ * digits, '-' and '_'): GASNETRUN_JOBID under gasnetrun_ibv, "<pid>-solo"
+ * for a singleton.  Valid after the plugin's init; thread-safe. */
+const char *gasneti_bootstrap_jobid(void);
+
 #endif /* GASNETI_BOOTSTRAP_H */

@@ -1,0 +1,28 @@
+/* bootstrap/bootstrap_private.h: helpers shared by bootstrap.c, the plugins
+ * and their unit tests.  Not for use outside bootstrap/ and its tests. */
+#ifndef GASNETI_BOOTSTRAP_PRIVATE_H
+#define GASNETI_BOOTSTRAP_PRIVATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Longest job id accepted (GASNETRUN_JOBID). */
+#define GASNETI_BOOTSTRAP_JOBID_MAX 48
+
+/* 1 if id is a usable job id: 1..JOBID_MAX characters from [A-Za-z0-9_-]. */
+int gasneti_bootstrap_jobid_valid(const char *id);
+
+/* Records the job id returned by gasneti_bootstrap_jobid (copied; NULL makes
+ * the singleton id "<pid>-solo").  Called by a plugin's init. */
+void gasneti_bootstrap_set_jobid(const char *id);
+
+/* 64-bit FNV-1a of len bytes, continuing from seed (0 = start afresh). */
+uint64_t gasneti_bootstrap_hash(const void *data, size_t len, uint64_t seed);
+
+/* The host id of `rank` in a job of `size` on `hostname`: a hash of the name;
+ * with test_hosts = H > 1 (GASNET_TEST_HOSTS) rank r is placed on pretend
+ * host r*H/size of that machine (H is capped at size).  Pure function. */
+uint64_t gasneti_bootstrap_host_id_for(const char *hostname, uint32_t rank, uint32_t size,
+                                       int64_t test_hosts);
+
+#endif /* GASNETI_BOOTSTRAP_PRIVATE_H */
