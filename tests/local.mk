@@ -1,1 +1,81 @@
-# tests/local.mk: build fragment included by the top Makefile.am.
+# tests/local.mk: integration tests, the test harness and `make check`.
+#
+# `make check` builds $(UNIT_TESTS) and $(INTEGRATION_TESTS) (check_PROGRAMS)
+# and then runs tests/harness/run-tests through check-local: every unit test
+# program, then every line of tests/integration/manifest as a job launched by
+# ./gasnetrun_ibv.  Extra harness options: make check RUN_TESTS_FLAGS='--filter rma
+# --env GASNET_SUPERNODE_MAXSIZE=1'.  See tests/harness/README.
+
+# Integration tests: public API only, SEQ library unless named otherwise.
+INTEGRATION_TESTS += \
+	tests/integration/am-args \
+	tests/integration/am-payload \
+	tests/integration/rma \
+	tests/integration/barrier \
+	tests/integration/legacy \
+	tests/integration/par \
+	tests/integration/exitcode
+
+# The README's demo job: built by plain `make` so the first command can run it.
+noinst_PROGRAMS += tests/integration/demo
+
+noinst_HEADERS += tests/integration/test.h
+EXTRA_DIST += \
+	tests/integration/manifest \
+	tests/harness/run-tests \
+	tests/harness/README \
+	tests/install/check-install.sh \
+	tests/install/client.c \
+	contrib/install-deps.sh \
+	contrib/test-all.sh
+
+IT_SEQ_CPPFLAGS = $(TEST_SEQ_CPPFLAGS) -D_GNU_SOURCE
+IT_PAR_CPPFLAGS = $(TEST_PAR_CPPFLAGS) -D_GNU_SOURCE
+IT_CFLAGS = $(GASNETI_WARN_CFLAGS)
+
+tests_integration_am_args_SOURCES = tests/integration/am-args.c
+tests_integration_am_args_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
+tests_integration_am_args_CFLAGS = $(IT_CFLAGS)
+tests_integration_am_args_LDADD = $(TEST_SEQ_LIBS)
+
+tests_integration_am_payload_SOURCES = tests/integration/am-payload.c
+tests_integration_am_payload_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
+tests_integration_am_payload_CFLAGS = $(IT_CFLAGS)
+tests_integration_am_payload_LDADD = $(TEST_SEQ_LIBS)
+
+tests_integration_rma_SOURCES = tests/integration/rma.c
+tests_integration_rma_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
+tests_integration_rma_CFLAGS = $(IT_CFLAGS)
+tests_integration_rma_LDADD = $(TEST_SEQ_LIBS)
+
+tests_integration_barrier_SOURCES = tests/integration/barrier.c
+tests_integration_barrier_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
+tests_integration_barrier_CFLAGS = $(IT_CFLAGS)
+tests_integration_barrier_LDADD = $(TEST_SEQ_LIBS)
+
+tests_integration_legacy_SOURCES = tests/integration/legacy.c
+tests_integration_legacy_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
+tests_integration_legacy_CFLAGS = $(IT_CFLAGS)
+tests_integration_legacy_LDADD = $(TEST_SEQ_LIBS)
+
+tests_integration_par_SOURCES = tests/integration/par.c
+tests_integration_par_CPPFLAGS = $(IT_PAR_CPPFLAGS)
+tests_integration_par_CFLAGS = $(IT_CFLAGS) -pthread
+tests_integration_par_LDADD = $(TEST_PAR_LIBS)
+
+tests_integration_exitcode_SOURCES = tests/integration/exitcode.c
+tests_integration_exitcode_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
+tests_integration_exitcode_CFLAGS = $(IT_CFLAGS)
+tests_integration_exitcode_LDADD = $(TEST_SEQ_LIBS)
+
+tests_integration_demo_SOURCES = tests/integration/demo.c
+tests_integration_demo_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
+tests_integration_demo_CFLAGS = $(IT_CFLAGS)
+tests_integration_demo_LDADD = $(TEST_SEQ_LIBS)
+
+# The harness (`make check` has built `all`, so ./gasnetrun_ibv exists).
+RUN_TESTS_FLAGS =
+check-local:
+	$(SHELL) $(top_srcdir)/tests/harness/run-tests --srcdir $(top_srcdir) \
+	  --builddir $(top_builddir) $(RUN_TESTS_FLAGS) -- $(UNIT_TESTS)
+CLEANFILES += tests/logs/*.log
