@@ -1,1 +1,47 @@
-# other/local.mk: build fragment included by the top Makefile.am.
+# other/local.mk: parameters, logging, host utilities and gasnet_tools.h.
+libgasnet_sources += \
+	other/param/param.c \
+	other/param/param-parse.c \
+	other/param/param-table.c \
+	other/log/log.c \
+	other/util/sysinfo.c \
+	other/tools/tools-sys.c \
+	other/tools/tools-env.c
+
+include_HEADERS += include/gasnet_tools.h
+noinst_HEADERS += \
+	other/param/param.h \
+	other/param/param-parse.h \
+	other/param/param-table.h \
+	other/log/log.h \
+	other/util/sysinfo.h
+EXTRA_DIST += \
+	other/param/params.def \
+	other/param/README.md \
+	other/log/README.md \
+	tests/unit/check-readme-params.sh
+
+# gasnet-param-doc prints the README variable reference from params.def.
+noinst_PROGRAMS += other/param/gasnet-param-doc
+other_param_gasnet_param_doc_SOURCES = other/param/param-doc.c other/param/param-table.c
+other_param_gasnet_param_doc_CPPFLAGS = $(AM_CPPFLAGS) -DGASNET_SEQ
+other_param_gasnet_param_doc_CFLAGS = $(LIB_CFLAGS)
+
+# `make readme-params` rewrites README.md's generated section.
+readme-params: other/param/gasnet-param-doc$(EXEEXT)
+	$(SHELL) $(top_srcdir)/tests/unit/check-readme-params.sh --update \
+	    $(top_srcdir)/README.md other/param/gasnet-param-doc$(EXEEXT)
+.PHONY: readme-params
+
+# Unit tests.
+UNIT_TESTS += tests/unit/test-param tests/unit/test-param-readme tests/unit/test-tools
+tests_unit_test_param_SOURCES = tests/unit/test-param.c
+tests_unit_test_param_CPPFLAGS = $(TEST_SEQ_CPPFLAGS) -D_GNU_SOURCE
+tests_unit_test_param_LDADD = $(TEST_SEQ_LIBS)
+tests_unit_test_param_readme_SOURCES = tests/unit/test-param-readme.c
+tests_unit_test_param_readme_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DTOP_SRCDIR='"$(abs_top_srcdir)"' -DTOP_BUILDDIR='"$(abs_top_builddir)"'
+EXTRA_tests_unit_test_param_readme_DEPENDENCIES = other/param/gasnet-param-doc$(EXEEXT)
+tests_unit_test_tools_SOURCES = tests/unit/test-tools.c
+tests_unit_test_tools_CPPFLAGS = $(TEST_PAR_CPPFLAGS) -D_GNU_SOURCE
+tests_unit_test_tools_LDADD = $(TEST_PAR_LIBS)

@@ -39,6 +39,8 @@ void gasneti_log_set_fatal_hook(void (*hook)(int code) GASNETI_NORETURN);
 /* Prints a backtrace of the calling thread to stderr (signal-safe enough for
  * fatal paths: uses backtrace_symbols_fd). */
 void gasneti_print_backtrace(void);
+/* Same, to file descriptor fd (gasnett_print_backtrace). */
+void gasneti_print_backtrace_fd(int fd);
 
 /* Returns "rank R on HOST" (or "pid P") for use in other messages. */
 const char *gasneti_log_identity(void);

@@ -73,8 +73,8 @@ const char *gasneti_param_name(gasneti_param_id_t id);
  * default (may be NULL for an empty default).  Parsed by the caller. */
 const char *gasneti_param_family_str(gasneti_param_id_t id, unsigned index);
 
-/* Parses TEXT as a value of row ID into *out_int/*out_double (whichever the
- * type uses), checking the row's range.  Returns 0, or -1 with a one-line
+/* Parses TEXT as a value of row ID into *out_int or *out_double (whichever
+ * the type uses), checking the row's range.  Returns 0, or -1 with a one-line
  * message in errbuf.  Used by the loader and by unit tests. */
 int gasneti_param_parse(gasneti_param_id_t id, const char *text, int64_t *out_int,
                         double *out_double, char *errbuf, size_t errlen);
