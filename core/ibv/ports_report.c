@@ -107,9 +107,10 @@ void gasnetc_ibv_report_list(const gasnetc_ibv_probe_t *pr, uint32_t rank)
         gasneti_info("rank %u: GASNET_IBV_LIST_PORTS: %s", rank, pr->devlist_err);
         return;
     }
-    gasneti_info("rank %u: GASNET_IBV_LIST_PORTS: %d HCA(s); %s='%s'; at most %d HCA(s) per process;"
-                 " GASNET_NUM_QPS=%d", rank, pr->nhcas, pr->ports_var, pr->ports_text,
-                 pr->max_hcas, pr->num_qps);
+    gasneti_info("rank %u: GASNET_IBV_LIST_PORTS: %d HCA(s); %s%s%s%s; at most %d HCA(s) per "
+                 "process; GASNET_NUM_QPS=%d", rank, pr->nhcas, pr->ports_var,
+                 *pr->ports_text ? "='" : " empty (all HCAs)", pr->ports_text,
+                 *pr->ports_text ? "'" : "", pr->max_hcas, pr->num_qps);
     for (h = 0; h < pr->nhcas; h++) {
         const gasnetc_ibv_probe_hca_t *hca = &pr->hcas[h];
         if (hca->ctx)
