@@ -1,1 +1,37 @@
 # extended/local.mk: build fragment included by the top Makefile.am.
+# Extended API (RMA, events, NBI, access regions, barriers, HSLs, VIS) and
+# the GASNet-1 legacy layer.  Design: extended/README.
+libgasnet_sources += \
+	extended/event.c \
+	extended/sync.c \
+	extended/rma.c \
+	extended/vis.c \
+	extended/barrier_engine.c \
+	extended/barrier.c \
+	extended/hsl.c \
+	extended/legacy.c \
+	extended/init.c
+
+EXTRA_DIST += extended/README
+noinst_HEADERS += extended/extended_internal.h extended/barrier.h
+
+# Public headers owned by the extended layer.
+include_HEADERS += \
+	include/gasnet.h \
+	include/gasnet_coll.h \
+	include/gasnet_vis.h \
+	include/gasnet_ratomic.h \
+	include/gasnet_mk.h
+ibvconduit_HEADERS += \
+	include/ibv-conduit/gasnet_core.h \
+	include/ibv-conduit/gasnet_extended.h \
+	include/ibv-conduit/gasnet_core_fwd.h \
+	include/ibv-conduit/gasnet_extended_fwd.h \
+	include/ibv-conduit/gasnet_ibv.h
+
+# Unit test: event pool, NBI counters, access regions, barrier engine and
+# barrier-value rules (no job needed).
+UNIT_TESTS += tests/unit/test-extended
+tests_unit_test_extended_SOURCES = tests/unit/test-extended.c
+tests_unit_test_extended_CPPFLAGS = $(TEST_SEQ_CPPFLAGS)
+tests_unit_test_extended_LDADD = $(TEST_SEQ_LIBS)

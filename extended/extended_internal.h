@@ -1,0 +1,268 @@
+/* extended/extended_internal.h: objects and services of the Extended API
+ * (RMA, events, NBI, access regions) shared by the files of extended/ and
+ * offered to transports (core/ibv, core AM lc_opt) that complete operations
+ * asynchronously.  Not installed.
+ *
+ * Completion model (details and rationale: extended/README):
+ *   A transport never sees events.  It receives a gasnete_cmpl_t: two
+ *   pointers to counter pairs (operation completion, local completion).
+ *   Before posting any piece of an operation it calls gasnete_cmpl_begin()
+ *   with the number of pieces; afterwards it calls gasnete_cmpl_op_done() and
+ *   gasnete_cmpl_lc_done() once per piece, from any thread.  The counters
+ *   live in an NB operation, an NBI access region, the thread's default NBI
+ *   set, or the stack of a blocking call, all of which stay alive until the
+ *   counts match.
+ */
+#ifndef GASNETE_EXTENDED_INTERNAL_H
+#define GASNETE_EXTENDED_INTERNAL_H
+
+#include "core/gasnet_core_internal.h"
+
+/* Argument checks (rank, segment bounds, lc_opt legality, handler context).
+ * On unless the library is built with -DGASNET_NDEBUG; GASNET_DEBUG forces
+ * them on.  They are a few compares per call. */
+#if defined(GASNET_DEBUG) || !defined(GASNET_NDEBUG)
+#define GASNETE_CHECKS 1
+#else
+#define GASNETE_CHECKS 0
+#endif
+
+#define GASNETE_LIKELY(x) __builtin_expect(!!(x), 1)
+#define GASNETE_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* ---- completion counters ------------------------------------------------ */
+/* init: pieces started (written only by the initiating thread, before the
+ * initiating call returns).  done: pieces finished (atomic, any thread).
+ * A pair is complete when done == init; both wrap modulo 2^32. */
+typedef struct {
+    uint32_t init;
+    uint32_t done;
+} gasnete_ctr_t;
+
+static inline void gasnete_ctr_add_init(gasnete_ctr_t *c, uint32_t n)
+{
+    c->init += n;
+}
+static inline void gasnete_ctr_add_done(gasnete_ctr_t *c)
+{
+    __atomic_fetch_add(&c->done, 1U, __ATOMIC_RELEASE);
+}
+static inline int gasnete_ctr_complete(const gasnete_ctr_t *c)
+{
+    return __atomic_load_n(&c->done, __ATOMIC_ACQUIRE) == c->init;
+}
+
+/* What a transport signals.  op: operation (remote) completion.  lc: local
+ * completion of the source buffer, or NULL when the initiator does not track
+ * it separately (then op completion implies it). */
+typedef struct {
+    gasnete_ctr_t *op;
+    gasnete_ctr_t *lc;
+} gasnete_cmpl_t;
+
+/* Transport: npieces pieces of the operation are about to be posted.  Call
+ * from the initiating thread before posting the first piece and before the
+ * initiating call returns.  Handler-safe; no locks. */
+static inline void gasnete_cmpl_begin(const gasnete_cmpl_t *c, uint32_t npieces)
+{
+    gasnete_ctr_add_init(c->op, npieces);
+    if (c->lc) gasnete_ctr_add_init(c->lc, npieces);
+}
+/* Transport: one piece reached operation completion (Put: data visible at
+ * the target; Get: data in the local buffer).  Any thread, any context. */
+static inline void gasnete_cmpl_op_done(const gasnete_cmpl_t *c)
+{
+    gasnete_ctr_add_done(c->op);
+}
+/* Transport: the source buffer of one piece may be reused.  Must happen no
+ * later than gasnete_cmpl_op_done for the same piece.  Any thread. */
+static inline void gasnete_cmpl_lc_done(const gasnete_cmpl_t *c)
+{
+    if (c->lc) gasnete_ctr_add_done(c->lc);
+}
+
+/* ---- events ----------------------------------------------------------------- */
+/* Kinds of objects a gex_Event_t may point to. */
+#define GASNETE_EV_FREE 0   /* in a pool: a stale event (use after sync) */
+#define GASNETE_EV_OP 1     /* root event of an NB operation */
+#define GASNETE_EV_LC 2     /* local-completion leaf of an NB operation */
+#define GASNETE_EV_REGION 3 /* root event returned by gex_NBI_EndAccessRegion */
+#define GASNETE_EV_COLL 4   /* root event of a collective (barrier) */
+#define GASNETE_EV_IOP 5    /* an NBI set that is not (yet) an event */
+
+#define GASNETE_EV_MAGIC 0x65764576U /* "vEve": catches garbage pointers */
+
+struct gasneti_event_s {
+    uint32_t magic;
+    uint32_t kind;
+};
+
+struct gasnete_op_s;
+/* Collectives: advances the operation without polling; returns 1 when it
+ * is complete.  Called by event tests. */
+typedef int (*gasnete_coll_test_fn)(struct gasnete_op_s *op);
+
+/* One NB operation (also collectives).  Pool-allocated. */
+typedef struct gasnete_op_s {
+    struct gasneti_event_s ev;    /* root */
+    struct gasneti_event_s lc_ev; /* leaf; kind FREE when no leaf */
+    gasnete_ctr_t op;
+    gasnete_ctr_t lc;
+    gasnete_coll_test_fn coll_test; /* COLL only */
+    uint64_t coll_data;             /* COLL only: owner's data (epoch, result) */
+    struct gasnete_op_s *next;      /* pool link */
+} gasnete_op_t;
+
+/* One NBI set: the thread's default set or an access region. */
+typedef struct gasnete_iop_s {
+    struct gasneti_event_s ev; /* kind IOP while open, REGION once ended */
+    gasnete_ctr_t get, put, lc, rmw, am_lc;
+    struct gasnete_iop_s *next; /* region stack / pool link */
+} gasnete_iop_t;
+
+/* Per-thread state: pools, NBI sets.  Created on a thread's first use. */
+typedef struct gasnete_threaddata_s {
+    gasnete_iop_t default_iop; /* never an event, never freed */
+    gasnete_iop_t *region;     /* innermost open access region, or NULL */
+    gasnete_op_t *op_free;
+    gasnete_iop_t *iop_free;
+    uint32_t nregions; /* depth of the region stack */
+} gasnete_threaddata_t;
+
+extern GASNETI_TLS gasnete_threaddata_t *gasnete_threaddata_tls;
+/* Allocates the calling thread's state (first call on that thread). */
+gasnete_threaddata_t *gasnete_threaddata_new(void);
+/* The calling thread's state.  Handler-safe, lock-free. */
+static inline gasnete_threaddata_t *gasnete_mythread(void)
+{
+    gasnete_threaddata_t *td = gasnete_threaddata_tls;
+    return GASNETE_LIKELY(td != NULL) ? td : gasnete_threaddata_new();
+}
+/* The NBI set that new NBI operations of this thread join. */
+static inline gasnete_iop_t *gasnete_current_iop(gasnete_threaddata_t *td)
+{
+    return td->region ? td->region : &td->default_iop;
+}
+
+/* Refills the op pool (allocates a chunk; fatal when memory is exhausted). */
+void gasnete_op_pool_refill(gasnete_threaddata_t *td);
+/* Takes an op of the calling thread's pool, kind OP, counters zero, no leaf.
+ * Lock-free; allocates only when the pool is empty (warm-up). */
+static inline gasnete_op_t *gasnete_op_alloc(gasnete_threaddata_t *td)
+{
+    if (GASNETE_UNLIKELY(td->op_free == NULL)) gasnete_op_pool_refill(td);
+    gasnete_op_t *op = td->op_free;
+    td->op_free = op->next;
+    op->ev.kind = GASNETE_EV_OP;
+    op->lc_ev.kind = GASNETE_EV_FREE;
+    op->op.init = op->op.done = 0;
+    op->lc.init = op->lc.done = 0;
+    return op;
+}
+/* Returns op to the calling thread's pool (any thread may free any op). */
+static inline void gasnete_op_free(gasnete_op_t *op)
+{
+    gasnete_threaddata_t *td = gasnete_mythread();
+    op->ev.kind = GASNETE_EV_FREE;
+    op->lc_ev.kind = GASNETE_EV_FREE;
+    op->next = td->op_free;
+    td->op_free = op;
+}
+/* Enables the op's local-completion leaf and returns it as an event. */
+static inline gex_Event_t gasnete_op_enable_lc(gasnete_op_t *op)
+{
+    op->lc_ev.kind = GASNETE_EV_LC;
+    return &op->lc_ev;
+}
+static inline gasnete_op_t *gasnete_op_of_root(gex_Event_t ev)
+{
+    return (gasnete_op_t *)(void *)((char *)ev - __builtin_offsetof(gasnete_op_t, ev));
+}
+static inline gasnete_op_t *gasnete_op_of_leaf(gex_Event_t ev)
+{
+    return (gasnete_op_t *)(void *)((char *)ev - __builtin_offsetof(gasnete_op_t, lc_ev));
+}
+/* 1 when the NB op (root) is complete: operation and, if tracked, LC. */
+static inline int gasnete_op_complete(const gasnete_op_t *op)
+{
+    return gasnete_ctr_complete(&op->op) && gasnete_ctr_complete(&op->lc);
+}
+/* 1 when every counter pair of the NBI set is complete. */
+int gasnete_iop_complete(const gasnete_iop_t *iop);
+
+/* Non-polling test of one event.  Returns GASNET_OK (and recycles root
+ * events) or GASNET_ERR_NOT_READY.  ev must not be GEX_EVENT_INVALID.
+ * Not handler-safe (spec: no test/wait in handlers). */
+int gasnete_event_test(gex_Event_t ev, const char *caller);
+
+/* Non-polling test of the calling thread's default NBI set for the
+ * categories in event_mask: GASNET_OK or GASNET_ERR_NOT_READY.  Fatal inside
+ * an access region (caller names the public call). */
+int gasnete_nbi_test(gex_EC_t event_mask, const char *caller);
+
+/* Core services for AM lc_opt (not RMA):
+ * - lc_opt = &event: creates an NB event and fills *cmpl (op counter only);
+ *   the core must call gasnete_cmpl_begin and _op_done on it.
+ * - lc_opt = GEX_EVENT_GROUP: fills *cmpl with the calling thread's current
+ *   NBI set, category GEX_EC_AM.
+ * Both lock-free; call from the initiating thread. */
+gex_Event_t gasnete_event_new(gasnete_cmpl_t *cmpl);
+void gasnete_nbi_am_lc_cmpl(gasnete_cmpl_t *cmpl);
+
+/* ---- RMA transport ops table ---------------------------------------------------- */
+/* A transport for ranks outside the neighbourhood (verbs).  Both functions
+ * return 0 once the transfer is initiated (gasnete_cmpl_begin already
+ * called, possibly already completed), or non-zero without starting
+ * anything, only when flags has GEX_FLAG_IMMEDIATE and resources lack.
+ * src (Put) must not be read after the matching lc_done/op_done. */
+typedef struct gasnete_rma_transport {
+    const char *name;
+    int (*put)(gex_Rank_t jobrank, void *dest, const void *src, size_t nbytes,
+               const gasnete_cmpl_t *cmpl, gex_Flags_t flags);
+    int (*get)(void *dest, gex_Rank_t jobrank, const void *src, size_t nbytes,
+               const gasnete_cmpl_t *cmpl, gex_Flags_t flags);
+} gasnete_rma_transport_t;
+
+/* Installs the transport used for non-local ranks (the default one fails
+ * with "no network path to rank R").  Call during init, before any RMA. */
+void gasnete_rma_set_transport(const gasnete_rma_transport_t *ops);
+
+/* Writes nbytes bytes of value at rank's dest, blocking (used by the legacy
+ * memset).  Not handler-safe. */
+void gasnete_memset_blocking(gex_TM_t tm, gex_Rank_t rank, void *dest, int val, size_t nbytes);
+
+/* ---- value encoding ------------------------------------------------------------ */
+/* The nbytes (1..8) low-order bytes of value, as an nbytes-wide integer in
+ * native byte order, to/from memory. */
+static inline void gasnete_value_store(void *dst, gex_RMA_Value_t value, size_t nbytes)
+{
+#if defined(__BYTE_ORDER__) && (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
+    __builtin_memcpy(dst, (const char *)&value + (sizeof(value) - nbytes), nbytes);
+#else
+    __builtin_memcpy(dst, &value, nbytes);
+#endif
+}
+static inline gex_RMA_Value_t gasnete_value_load(const void *src, size_t nbytes)
+{
+    gex_RMA_Value_t value = 0;
+#if defined(__BYTE_ORDER__) && (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
+    __builtin_memcpy((char *)&value + (sizeof(value) - nbytes), src, nbytes);
+#else
+    __builtin_memcpy(&value, src, nbytes);
+#endif
+    return value;
+}
+
+/* ---- barrier glue (extended/barrier.c) ------------------------------------------ */
+/* Registers the barrier handlers and sizes the engine (from gasnete_init). */
+void gasnete_barrier_init(void);
+/* Sends pending barrier messages and completes finished barriers, without
+ * polling.  Not handler-safe; reentrant calls return at once. */
+void gasnete_barrier_progress(void);
+
+/* ---- legacy glue (extended/legacy.c) -------------------------------------------- */
+/* Collective: records every rank's host and neighbourhood for
+ * gasnet_getNodeInfo (one bootstrap exchange).  From gasnete_init. */
+void gasnete_legacy_init(void);
+
+#endif /* GASNETE_EXTENDED_INTERNAL_H */

@@ -1,0 +1,110 @@
+/* extended/sync.c: the public event and NBI synchronization calls
+ * (gex_Event_Test/Wait/TestSome/WaitSome/TestAll/WaitAll, gex_NBI_Wait).
+ *
+ * Tests never poll (spec); waits call gasnetc_poll() between tests.  Both
+ * are prohibited in AM handler context; with checks on, a call from a
+ * handler is a fatal error naming the call.
+ */
+#include "extended/extended_internal.h"
+
+static inline void gasnete_check_not_in_handler(const char *caller)
+{
+    if (GASNETE_CHECKS && GASNETE_UNLIKELY(gasnetc_in_handler()))
+        gasneti_fatalerror("%s called from an AM handler: synchronizing events is not allowed "
+                           "in handler context (move the wait out of the handler)",
+                           caller);
+}
+
+/* Polls once while waiting: runs handlers, advances transports and (via
+ * gasnete_progress, called by gasnetc_poll) the extended layer. */
+static inline void gasnete_wait_poll(void)
+{
+    gasnetc_poll();
+    gasneti_pollwait_hint();
+}
+
+int gex_Event_Test(gex_Event_t event)
+{
+    if (event == GEX_EVENT_INVALID) return GASNET_OK;
+    gasnete_check_not_in_handler("gex_Event_Test");
+    return gasnete_event_test(event, "gex_Event_Test");
+}
+
+void gex_Event_Wait(gex_Event_t event)
+{
+    if (event == GEX_EVENT_INVALID) return;
+    gasnete_check_not_in_handler("gex_Event_Wait");
+    while (gasnete_event_test(event, "gex_Event_Wait") != GASNET_OK) gasnete_wait_poll();
+}
+
+/* Tests every valid entry; completed ones become GEX_EVENT_INVALID.
+ * Sets *nvalid to the number of entries that were valid on entry and
+ * returns how many of them completed. */
+static size_t gasnete_test_array(gex_Event_t *pevent, size_t numevents, size_t *nvalid,
+                                 const char *caller)
+{
+    size_t valid = 0, done = 0;
+    if (GASNETE_CHECKS && numevents && !pevent)
+        gasneti_fatalerror("%s: pevent is NULL with numevents=%zu", caller, numevents);
+    for (size_t i = 0; i < numevents; i++) {
+        if (pevent[i] == GEX_EVENT_INVALID) continue;
+        valid++;
+        if (gasnete_event_test(pevent[i], caller) == GASNET_OK) {
+            pevent[i] = GEX_EVENT_INVALID;
+            done++;
+        }
+    }
+    *nvalid = valid;
+    return done;
+}
+
+int gex_Event_TestSome(gex_Event_t *pevent, size_t numevents, gex_Flags_t flags)
+{
+    size_t valid;
+    gasnete_check_not_in_handler("gex_Event_TestSome");
+    size_t done = gasnete_test_array(pevent, numevents, &valid, "gex_Event_TestSome");
+    /* Success: at least one completed, or nothing was valid to begin with. */
+    return (done > 0 || valid == 0) ? GASNET_OK : GASNET_ERR_NOT_READY;
+}
+
+void gex_Event_WaitSome(gex_Event_t *pevent, size_t numevents, gex_Flags_t flags)
+{
+    size_t valid;
+    gasnete_check_not_in_handler("gex_Event_WaitSome");
+    for (;;) {
+        size_t done = gasnete_test_array(pevent, numevents, &valid, "gex_Event_WaitSome");
+        if (done > 0 || valid == 0) return;
+        gasnete_wait_poll();
+    }
+}
+
+int gex_Event_TestAll(gex_Event_t *pevent, size_t numevents, gex_Flags_t flags)
+{
+    size_t valid;
+    gasnete_check_not_in_handler("gex_Event_TestAll");
+    size_t done = gasnete_test_array(pevent, numevents, &valid, "gex_Event_TestAll");
+    return (done == valid) ? GASNET_OK : GASNET_ERR_NOT_READY;
+}
+
+void gex_Event_WaitAll(gex_Event_t *pevent, size_t numevents, gex_Flags_t flags)
+{
+    size_t valid;
+    gasnete_check_not_in_handler("gex_Event_WaitAll");
+    for (;;) {
+        size_t done = gasnete_test_array(pevent, numevents, &valid, "gex_Event_WaitAll");
+        if (done == valid) return;
+        gasnete_wait_poll();
+    }
+}
+
+int gex_NBI_Test(gex_EC_t event_mask, gex_Flags_t flags)
+{
+    gasnete_check_not_in_handler("gex_NBI_Test");
+    return gasnete_nbi_test(event_mask, "gex_NBI_Test");
+}
+
+void gex_NBI_Wait(gex_EC_t event_mask, gex_Flags_t flags)
+{
+    gasnete_check_not_in_handler("gex_NBI_Wait");
+    while (gasnete_nbi_test(event_mask, "gex_NBI_Wait") != GASNET_OK) gasnete_wait_poll();
+}
