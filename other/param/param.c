@@ -129,7 +129,7 @@ int gasneti_param_parse(gasneti_param_id_t id, const char *text, int64_t *out_in
         what = "not a boolean";
         break;
     case GASNETI_PT_STRING:
-        break;
+        return 0; /* free text: nothing to check or store */
     }
     if (rc == GASNETI_PARSE_OK && out_of_range(row, iv, dv)) rc = GASNETI_PARSE_RANGE;
     if (rc == GASNETI_PARSE_OK) {

@@ -41,8 +41,9 @@ typedef enum {
 #define GASNETI_PF_DEPRECATED 4 /* warn when set non-empty */
 
 /* Parses every row from the environment.  Errors are recorded, not printed,
- * so that the caller can report them once for the whole job.  Returns the
- * number of invalid values (0 = all good). */
+ * so that the caller can report them once for the whole job; an invalid row
+ * keeps its default.  Returns the number of invalid values (0 = all good).
+ * May be called again (unit tests); strings returned earlier stay valid. */
 int gasneti_params_load(void);
 
 /* The first recorded error as one line, e.g.
@@ -60,9 +61,12 @@ int64_t gasneti_param_int(gasneti_param_id_t id);
 uint64_t gasneti_param_size(gasneti_param_id_t id);
 double gasneti_param_double(gasneti_param_id_t id);
 int gasneti_param_bool(gasneti_param_id_t id);
-/* STRING rows: the value, or NULL when unset and the default is empty. */
+/* STRING rows: the value, or NULL when unset and the default is empty.
+ * (On other rows: the text in effect, set or default, or NULL.) */
 const char *gasneti_param_str(gasneti_param_id_t id);
-/* MEMFRAC rows: stores either a fraction (<1.0) or an absolute size. */
+/* MEMFRAC rows: stores either a fraction (<1.0) or an absolute size.
+ * Returns 1 for a fraction (*fraction set, *bytes = 0), 0 for a size
+ * (*bytes set, *fraction = 0).  Either pointer may be NULL. */
 int gasneti_param_memfrac(gasneti_param_id_t id, double *fraction, uint64_t *bytes);
 /* Whether the variable was set in the environment (non-empty). */
 int gasneti_param_isset(gasneti_param_id_t id);
@@ -75,7 +79,10 @@ const char *gasneti_param_family_str(gasneti_param_id_t id, unsigned index);
 
 /* Parses TEXT as a value of row ID into *out_int or *out_double (whichever
  * the type uses), checking the row's range.  Returns 0, or -1 with a one-line
- * message in errbuf.  Used by the loader and by unit tests. */
+ * message in errbuf.  Used by the loader and by unit tests.
+ * INT/BOOL/SIZE*: *out_int.  DOUBLE: *out_double.  MEMFRAC: a fraction sets
+ * *out_double and *out_int = -1; a size sets *out_int and *out_double = -1.
+ * STRING: always 0, nothing stored.  Thread-safe; handler-safe. */
 int gasneti_param_parse(gasneti_param_id_t id, const char *text, int64_t *out_int,
                         double *out_double, char *errbuf, size_t errlen);
 

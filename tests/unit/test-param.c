@@ -295,15 +295,15 @@ static void test_family(void)
     gasneti_params_load();
 }
 
-/* Runs gasneti_params_report() with stderr captured into buf. */
-static void capture_report(char *buf, size_t len)
+/* Runs fn() with stderr captured into buf. */
+static void capture(void (*fn)(void), char *buf, size_t len)
 {
     char path[] = "/tmp/test-param-XXXXXX";
     int fd = mkstemp(path), saved = dup(2);
     ssize_t n;
     fflush(stderr);
     dup2(fd, 2);
-    gasneti_params_report();
+    fn();
     dup2(saved, 2);
     close(saved);
     lseek(fd, 0, SEEK_SET);
@@ -311,6 +311,46 @@ static void capture_report(char *buf, size_t len)
     buf[n > 0 ? n : 0] = '\0';
     close(fd);
     unlink(path);
+}
+
+static void log_some(void)
+{
+    gasneti_warning("value %d of %s", 7, "GASNET_X");
+    gasneti_info("line with newline\n");
+}
+
+static void log_long(void)
+{
+    static char big[10000];
+    memset(big, 'x', sizeof big - 1);
+    gasneti_warning("%s", big);
+}
+
+static void test_log(void)
+{
+    static char out[16384];
+    char expect[256];
+    clear_gasnet_env();
+    gasneti_params_load();
+    snprintf(expect, sizeof expect, "*** WARNING (pid %ld): value 7 of GASNET_X\n", (long)getpid());
+    capture(log_some, out, sizeof out);
+    CHECK(!strncmp(out, expect, strlen(expect)), "warning before identity names the pid");
+    CHECK(strstr(out, "gasnet: line with newline\n") && !strstr(out, "newline\n\n"),
+          "info: prefix, exactly one newline");
+    gasneti_log_set_identity(3, "node12");
+    CHECK(!strcmp(gasneti_log_identity(), "rank 3 on node12"), "identity text");
+    capture(log_some, out, sizeof out);
+    CHECK(!strncmp(out, "*** WARNING (rank 3 on node12): value 7 of GASNET_X\n", 52),
+          "warning prefix with rank and host");
+    capture(log_long, out, sizeof out);
+    CHECK(strlen(out) < 4100 && strstr(out, "...\n") && strchr(out, '\n') == out + strlen(out) - 1,
+          "over-long message cut to one line ending in ...");
+    setenv("GASNET_QUIET", "1", 1);
+    gasneti_params_load();
+    capture(log_some, out, sizeof out);
+    CHECK(!strstr(out, "WARNING") && strstr(out, "gasnet: line"), "GASNET_QUIET: no warnings, info kept");
+    clear_gasnet_env();
+    gasneti_params_load();
 }
 
 static void test_report(void)
@@ -322,7 +362,7 @@ static void test_report(void)
     setenv("GASNET_TOTALLY_UNRELATED_THING", "1", 1);
     setenv("GASNET_HCA_ID", "mlx4_0", 1);
     gasneti_params_load();
-    capture_report(out, sizeof out);
+    capture(gasneti_params_report, out, sizeof out);
     CHECK(strstr(out, "GASNET_AM_CREDIT_PP is not a known variable (did you mean GASNET_AM_CREDITS_PP?)") != NULL,
           "unknown variable gets a suggestion");
     CHECK(strstr(out, "GASNET_IBV_PORTS_3") == NULL, "family member NAME_3 is known");
@@ -334,7 +374,7 @@ static void test_report(void)
 
     setenv("GASNET_VERBOSEENV", "1", 1);
     gasneti_params_load();
-    capture_report(out, sizeof out);
+    capture(gasneti_params_report, out, sizeof out);
     CHECK(strstr(out, "gasnet: GASNET_AM_CREDITS_PP = 12   (default)") != NULL,
           "VERBOSEENV default line");
     CHECK(strstr(out, "gasnet: GASNET_VERBOSEENV = 1   (set)") != NULL, "VERBOSEENV set line");
@@ -345,7 +385,7 @@ static void test_report(void)
     setenv("GASNET_QUIET", "yes", 1);
     unsetenv("GASNET_VERBOSEENV");
     gasneti_params_load();
-    capture_report(out, sizeof out);
+    capture(gasneti_params_report, out, sizeof out);
     CHECK(out[0] == '\0', "GASNET_QUIET suppresses the warnings (got '%.60s')", out);
     clear_gasnet_env();
     gasneti_params_load();
@@ -366,17 +406,24 @@ static void test_wrong_accessor(void)
     pid = fork();
     if (pid == 0) {
         dup2(pipefd[1], 2);
+        setenv("GASNET_BACKTRACE", "1", 1);
+        gasneti_params_load();
         (void)gasneti_param_int(P(GASNET_QUIET)); /* a BOOL row */
         _exit(0);
     }
     close(pipefd[1]);
-    n = read(pipefd[0], buf, sizeof buf - 1);
-    buf[n > 0 ? n : 0] = '\0';
+    {
+        size_t got = 0;
+        while (got < sizeof buf - 1 && (n = read(pipefd[0], buf + got, sizeof buf - 1 - got)) > 0)
+            got += (size_t)n;
+        buf[got] = '\0';
+    }
     close(pipefd[0]);
     waitpid(pid, &status, 0);
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 1 && strstr(buf, "*** FATAL ERROR") &&
               strstr(buf, "GASNET_QUIET"),
           "wrong accessor is fatal: %.120s", buf);
+    CHECK(strstr(buf, "*** Backtrace (") != NULL, "GASNET_BACKTRACE=1 prints a backtrace");
 }
 
 int main(void)
@@ -390,6 +437,7 @@ int main(void)
     test_loader();
     test_family();
     test_report();
+    test_log();
     test_wrong_accessor();
     printf("%d checks, %d failed\n", checks, failures);
     return failures ? 1 : 0;
