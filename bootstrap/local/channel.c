@@ -54,24 +54,40 @@ static struct {
 #define STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_SEQ_CST)
 #define XCHG(x, v) __atomic_exchange_n(&(x), (v), __ATOMIC_SEQ_CST)
 
-/* A fatal error found on the reader thread: one line, then _exit(1).  The
- * log's fatal hook is not run: it may want the very channel that failed. */
-static void chan_die(const char *fmt, ...) GASNETI_FMT(1, 2) GASNETI_NORETURN;
-static void chan_die(const char *fmt, ...)
+/* One line "*** <kind> (rank R on HOST): <msg>" on stderr with one write.
+ * The log's fatal hook is not run: it may want the very channel that
+ * failed. */
+static void chan_vsay(const char *kind, const char *fmt, va_list ap)
 {
     char line[512];
-    int n = snprintf(line, sizeof(line), "*** FATAL ERROR (%s): ", gasneti_log_identity());
+    int n = snprintf(line, sizeof(line), "*** %s (%s): ", kind, gasneti_log_identity());
     if (n < 0 || (size_t)n >= sizeof(line)) n = 0;
-    va_list ap;
-    va_start(ap, fmt);
     int m = vsnprintf(line + n, sizeof(line) - (size_t)n - 1, fmt, ap);
-    va_end(ap);
     size_t len = (size_t)n + (m < 0 ? 0 : (size_t)m);
     if (len > sizeof(line) - 2) len = sizeof(line) - 2;
     line[len++] = '\n';
     ssize_t w = write(STDERR_FILENO, line, len);
     (void)w;
+}
+
+/* A fatal error found on the reader thread: one line, then _exit(1). */
+static void chan_die(const char *fmt, ...) GASNETI_FMT(1, 2) GASNETI_NORETURN;
+static void chan_die(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    chan_vsay("FATAL ERROR", fmt, ap);
+    va_end(ap);
     _exit(1);
+}
+
+static void chan_warn(const char *fmt, ...) GASNETI_FMT(1, 2);
+static void chan_warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    chan_vsay("WARNING", fmt, ap);
+    va_end(ap);
 }
 
 static double now_sec(void)
@@ -104,11 +120,13 @@ static void run_exit_cb(int code)
     if (rc != 0) exit_thread_main((void *)(intptr_t)code); /* run it here instead */
 }
 
+static void watchdog_fire(int code) GASNETI_NORETURN;
 static void watchdog_fire(int code)
 {
-    chan_die("still running %g s after gasnetrun_ibv asked this job to exit "
-             "(GASNET_EXITTIMEOUT); forcing exit with code %d",
-             ch.exit_timeout, code);
+    chan_warn("still running %g s after gasnetrun_ibv asked this job to exit "
+              "(GASNET_EXITTIMEOUT); forcing exit with code %d",
+              ch.exit_timeout, code);
+    _exit(code);
 }
 
 /* ---- reader thread ------------------------------------------------------- */

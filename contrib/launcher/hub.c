@@ -160,6 +160,8 @@ static void flush_output(gasnetrun_rank_t *rk)
 /* ---- job-wide exit ------------------------------------------------------------ */
 static void set_code(int code)
 {
+    /* An exit status is 8 bits; keep a non-zero code non-zero. */
+    if (code < 0 || code > 255) code = (code & 0xff) ? (code & 0xff) : 1;
     if (!hub.code_set) {
         hub.code_set = 1;
         hub.code = code;

@@ -12,6 +12,8 @@
  *              a barrier and leave through the exit callback
  *   exit3-watchdog  same, but the callback ignores the request (the
  *              plugin's watchdog must end them)
+ *   quit0-watchdog  rank 1 just _exit(0)s (no notify_exit); the others
+ *              ignore the request and their watchdog exits with code 0
  *   segv       the last rank raises SIGSEGV; the others sleep
  *   abort      rank 1 calls abort(7); the others sleep
  *   sleep      every rank sleeps 60 s ("sleep-noterm": ignoring SIGTERM)
@@ -130,7 +132,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "bootstrap-child: %s\n", gasneti_params_error());
         return 1;
     }
-    ignore_exit_requests = !strcmp(mode, "exit3-watchdog");
+    ignore_exit_requests = !strcmp(mode, "exit3-watchdog") || !strcmp(mode, "quit0-watchdog");
     boot = gasneti_bootstrap_select();
     if (boot->init(&argc, &argv, &me, &nranks, on_exit_request) != 0) return 1;
     char host[64];
@@ -153,9 +155,11 @@ int main(int argc, char **argv)
         boot->fini();
         return total ? 1 : 0;
     }
-    if (!strcmp(mode, "exit3") || !strcmp(mode, "exit3-watchdog")) {
+    if (!strcmp(mode, "exit3") || !strcmp(mode, "exit3-watchdog") ||
+        !strcmp(mode, "quit0-watchdog")) {
         boot->barrier();
         if (me == 1) {
+            if (mode[0] == 'q') _exit(0);
             boot->notify_exit(3);
             _exit(3);
         }

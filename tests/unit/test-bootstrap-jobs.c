@@ -217,6 +217,13 @@ static void jobs_exits(job_t *j)
     tb_check(ok, "ranks ignoring EXIT are ended by their watchdog after GASNET_EXITTIMEOUT");
     show(j, ok);
 
+    run(j, (const char *[]){"GASNET_EXITTIMEOUT=1", NULL}, 30, NO_ACT,
+        (const char *[]){L, "-n", "3", C, "quit0-watchdog", piddir, NULL});
+    ok = exit_code(j) == 0 && count(j->out, "forcing exit with code 0") == 2 && j->elapsed < 10 &&
+         no_survivors(2);
+    tb_check(ok, "a rank ending with 0 ends the job with 0; watchdogs exit with that code");
+    show(j, ok);
+
     run(j, NULL, 30, NO_ACT, (const char *[]){L, "-n", "4", C, "segv", piddir, NULL});
     ok = exit_code(j) == 128 + SIGSEGV && strstr(j->out, "was killed by signal SIGSEGV") &&
          j->elapsed < 20 && no_survivors(2);
