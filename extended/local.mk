@@ -35,3 +35,11 @@ UNIT_TESTS += tests/unit/test-extended
 tests_unit_test_extended_SOURCES = tests/unit/test-extended.c
 tests_unit_test_extended_CPPFLAGS = $(TEST_SEQ_CPPFLAGS)
 tests_unit_test_extended_LDADD = $(TEST_SEQ_LIBS)
+
+# Unit test: every RMA form, events, NBI, VIS and the argument checks over a
+# fake asynchronous transport and a fake core (built from the sources, not
+# linked with the library).
+UNIT_TESTS += tests/unit/test-extended-rma
+tests_unit_test_extended_rma_SOURCES = tests/unit/test-extended-rma.c \
+	extended/event.c extended/sync.c extended/rma.c extended/vis.c
+tests_unit_test_extended_rma_CPPFLAGS = $(TEST_SEQ_CPPFLAGS) -D_GNU_SOURCE
