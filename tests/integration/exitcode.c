@@ -1,8 +1,11 @@
 /* tests/integration/exitcode.c: how jobs end, and a trivial job.
  *
  * usage: exitcode MODE
- *   hello    gex_Client_Init with NULL argc/argv, attach, barrier, exit 0
- *            (also the program the bad-parameter tests start)
+ *   hello    gex_Client_Init with NULL argc/argv, attach, barrier; then
+ *            every rank prints "goodbye-from-rank-R" and calls gasnet_exit(0)
+ *            at about the same time: a collective exit, which must let every
+ *            rank finish (all lines present, exit 0).  Also the program the
+ *            bad-parameter tests start.
  *   exit3    the last rank calls gasnet_exit(3) while the others sit in a
  *            barrier that can never complete: the job must exit 3
  *   early3   the last rank calls gasnet_exit(3) right after init while the
@@ -52,7 +55,11 @@ int main(int argc, char **argv)
 
     if (!strcmp(mode, "hello")) {
         printf("hello from rank %u of %u\n", (unsigned)test_rank, (unsigned)test_size);
-        test_pass();
+        fflush(stdout);
+        test_barrier();
+        printf("goodbye-from-rank-%u\n", (unsigned)test_rank);
+        fflush(stdout);
+        gasnet_exit(0);
     }
     if (!strcmp(mode, "exit3")) {
         if (test_rank == last) {

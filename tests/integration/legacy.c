@@ -215,6 +215,7 @@ int main(int argc, char **argv)
         printf("PASS legacy (%u processes)\n", (unsigned)test_size);
         fflush(stdout);
     }
+    barrier(); /* the line is out before any rank exits */
     free(buf);
     gasnet_exit(0);
     return 0;

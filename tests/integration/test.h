@@ -214,7 +214,9 @@ static inline void *test_seg_at(gex_Rank_t r, uintptr_t off)
     return (void *)((char *)test_seg[r] + off);
 }
 
-/* Final barrier, PASS line from rank 0, clean exit. */
+/* Final barrier, PASS line from rank 0, clean exit.  The second barrier
+ * keeps every rank from exiting before the line is written (a job-wide exit
+ * may end rank 0 at any point after another rank's gasnet_exit). */
 __attribute__((__noreturn__)) static inline void test_pass(void)
 {
     test_barrier();
@@ -222,6 +224,7 @@ __attribute__((__noreturn__)) static inline void test_pass(void)
         printf("PASS %s (%u processes)\n", test_name, (unsigned)test_size);
         fflush(stdout);
     }
+    test_barrier();
     gasnet_exit(0);
 }
 
