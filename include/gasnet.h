@@ -18,6 +18,10 @@
 #define GASNETI_LEGACY_AM_MACROS 1
 #endif
 #include <gasnetex.h>
+/* Again, for clients that included gasnetex.h before this file: the legacy
+ * AM macros need gasnet_am_macros.h to keep its GASNETI_LEGACY_AM_MACROS
+ * section outside its main include guard. */
+#include <gasnet_am_macros.h>
 #include <string.h>
 
 GASNETI_BEGIN_EXTERNC
