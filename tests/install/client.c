@@ -144,6 +144,7 @@ int main(int argc, char **argv)
         printf("client: PASS on %u processes (%s)\n", (unsigned)nranks, GASNET_CONFIG_STRING);
         fflush(stdout);
     }
+    gex_Coll_BarrierBlocking(tm, 0); /* the line is out before any rank exits */
     free(buf);
     gasnet_exit(0);
     return 0;
