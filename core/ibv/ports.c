@@ -85,42 +85,7 @@ static void read_params(ports_params_t *pp, uint32_t rank)
 
 /* ---- GIDs ---------------------------------------------------------------------- */
 
-#if defined(HAVE_DECL_IBV_QUERY_GID_TABLE) && HAVE_DECL_IBV_QUERY_GID_TABLE
-static int map_gid_type(uint32_t t)
-{
-    return t == IBV_GID_TYPE_ROCE_V2 ? GASNETC_IBV_GID_TYPE_ROCE_V2
-         : t == IBV_GID_TYPE_ROCE_V1 ? GASNETC_IBV_GID_TYPE_ROCE_V1 : GASNETC_IBV_GID_TYPE_IB;
-}
-
-/* rdma-core >= 32: one call returns every valid entry of every port. */
-static void read_gids(gasnetc_ibv_probe_hca_t *h, gasnetc_ibv_probe_port_t *rows, int nports)
-{
-    size_t max = 0;
-    struct ibv_gid_entry *ent;
-    ssize_t n, i;
-    int p;
-    for (p = 0; p < nports; p++)
-        if (rows[p].queried) max += (size_t)rows[p].pa.gid_tbl_len;
-    if (!max || !(ent = calloc(max, sizeof(*ent)))) return;
-    n = ibv_query_gid_table(h->ctx, ent, max, 0);
-    for (p = 0; p < nports && n > 0; p++) {
-        gasnetc_ibv_probe_port_t *r = &rows[p];
-        if (!r->queried || !(r->gids = calloc((size_t)r->pa.gid_tbl_len + 1, sizeof(*r->gids))))
-            continue;
-        for (i = 0; i < n; i++) {
-            gasnetc_ibv_gident_t *g;
-            if ((int)ent[i].port_num != r->info.port_num) continue;
-            g = &r->gids[r->ngids++];
-            g->index = (int)ent[i].gid_index;
-            g->type = map_gid_type(ent[i].gid_type);
-            memcpy(g->raw, ent[i].gid.raw, 16);
-            if (r->ngids >= r->pa.gid_tbl_len) break;
-        }
-    }
-    free(ent);
-}
-#else
-/* Older rdma-core: ibv_query_gid() per index and the type from sysfs. */
+/* Any rdma-core: ibv_query_gid() per index, the type from sysfs. */
 static int sysfs_gid_type(const char *path, int port, int index)
 {
     char fn[IBV_SYSFS_PATH_MAX + 64], buf[32] = "";
@@ -134,28 +99,72 @@ static int sysfs_gid_type(const char *path, int port, int index)
     return GASNETC_IBV_GID_TYPE_IB;
 }
 
-static void read_gids(gasnetc_ibv_probe_hca_t *h, gasnetc_ibv_probe_port_t *rows, int nports)
+static void read_gids_each(gasnetc_ibv_probe_hca_t *h, gasnetc_ibv_probe_port_t *r)
 {
-    int p, i;
-    for (p = 0; p < nports; p++) {
-        gasnetc_ibv_probe_port_t *r = &rows[p];
-        if (!r->queried || !(r->gids = calloc((size_t)r->pa.gid_tbl_len + 1, sizeof(*r->gids))))
-            continue;
-        for (i = 0; i < r->pa.gid_tbl_len; i++) {
-            union ibv_gid gid;
-            static const uint8_t zero[16];
-            gasnetc_ibv_gident_t *g;
-            if (ibv_query_gid(h->ctx, (uint8_t)r->info.port_num, i, &gid) != 0) continue;
-            if (!memcmp(gid.raw, zero, 16)) continue;
-            g = &r->gids[r->ngids++];
-            g->index = i;
-            g->type = r->info.link_layer == GASNETC_IBV_LINK_ETH
-                          ? sysfs_gid_type(h->path, r->info.port_num, i) : GASNETC_IBV_GID_TYPE_IB;
-            memcpy(g->raw, gid.raw, 16);
-        }
+    static const uint8_t zero[16];
+    int i;
+    r->ngids = 0;
+    for (i = 0; i < r->pa.gid_tbl_len; i++) {
+        union ibv_gid gid;
+        gasnetc_ibv_gident_t *g;
+        if (ibv_query_gid(h->ctx, (uint8_t)r->info.port_num, i, &gid) != 0) continue;
+        if (!memcmp(gid.raw, zero, 16)) continue;
+        g = &r->gids[r->ngids++];
+        g->index = i;
+        g->type = r->info.link_layer == GASNETC_IBV_LINK_ETH
+                      ? sysfs_gid_type(h->path, r->info.port_num, i) : GASNETC_IBV_GID_TYPE_IB;
+        memcpy(g->raw, gid.raw, 16);
     }
 }
+
+#if defined(HAVE_DECL_IBV_QUERY_GID_TABLE) && HAVE_DECL_IBV_QUERY_GID_TABLE
+static int map_gid_type(uint32_t t)
+{
+    return t == IBV_GID_TYPE_ROCE_V2 ? GASNETC_IBV_GID_TYPE_ROCE_V2
+         : t == IBV_GID_TYPE_ROCE_V1 ? GASNETC_IBV_GID_TYPE_ROCE_V1 : GASNETC_IBV_GID_TYPE_IB;
+}
+
+/* rdma-core >= 32: one call returns the valid entries of every port.
+ * Returns -1 when the call fails (then each port is read entry by entry). */
+static int read_gids_table(gasnetc_ibv_probe_hca_t *h, gasnetc_ibv_probe_port_t *rows, int nports)
+{
+    size_t max = 0;
+    struct ibv_gid_entry *ent;
+    ssize_t n, i;
+    int p;
+    for (p = 0; p < nports; p++)
+        if (rows[p].gids) max += (size_t)rows[p].pa.gid_tbl_len;
+    if (!max || !(ent = calloc(max, sizeof(*ent)))) return -1;
+    n = ibv_query_gid_table(h->ctx, ent, max, 0);
+    for (i = 0; i < n; i++) {
+        gasnetc_ibv_probe_port_t *r = NULL;
+        gasnetc_ibv_gident_t *g;
+        for (p = 0; p < nports && !r; p++)
+            if (rows[p].gids && (int)ent[i].port_num == rows[p].info.port_num) r = &rows[p];
+        if (!r || r->ngids >= r->pa.gid_tbl_len) continue;
+        g = &r->gids[r->ngids++];
+        g->index = (int)ent[i].gid_index;
+        g->type = map_gid_type(ent[i].gid_type);
+        memcpy(g->raw, ent[i].gid.raw, 16);
+    }
+    free(ent);
+    return n < 0 ? -1 : 0;
+}
 #endif
+
+/* Fills rows[].gids with the valid GIDs of each queried port. */
+static void read_gids(gasnetc_ibv_probe_hca_t *h, gasnetc_ibv_probe_port_t *rows, int nports)
+{
+    int p;
+    for (p = 0; p < nports; p++)
+        if (rows[p].queried && rows[p].pa.gid_tbl_len > 0)
+            rows[p].gids = calloc((size_t)rows[p].pa.gid_tbl_len, sizeof(*rows[p].gids));
+#if defined(HAVE_DECL_IBV_QUERY_GID_TABLE) && HAVE_DECL_IBV_QUERY_GID_TABLE
+    if (read_gids_table(h, rows, nports) == 0) return;
+#endif
+    for (p = 0; p < nports; p++)
+        if (rows[p].gids) read_gids_each(h, &rows[p]);
+}
 
 /* ---- addressing of one port ------------------------------------------------------ */
 

@@ -151,7 +151,7 @@ void gasnetc_ibv_report_warnings(const gasnetc_ibv_probe_t *pr)
     for (i = 0; i < pr->nrows; i++) {
         const gasnetc_ibv_probe_port_t *r = &pr->rows[i];
         if (pr->cand[i].verdict != GASNETC_IBV_V_UNUSABLE) continue;
-        verdict_text(pr, i, why, sizeof(why));
+        snprintf(why, sizeof(why), "%s", r->why);
         if (r->info.port_num)
             gasneti_warning("HCA %s port %d is not used: %s (GASNET_IBV_PORTS_VERBOSE=0 silences this)",
                             pr->hcas[r->hca].name, r->info.port_num, why);
