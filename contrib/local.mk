@@ -10,11 +10,11 @@ CLEANFILES += include/ibv-conduit/ibv-seq.mak include/ibv-conduit/ibv-par.mak \
 noinst_DATA += include/ibv-conduit/ibv-seq.mak include/ibv-conduit/ibv-par.mak \
 	gasnet-ibv-seq.pc gasnet-ibv-par.pc
 
-fill_template = $(SED) -e 's|@prefix@|$(prefix)|g' -e 's|@includedir@|$(includedir)|g' \
-	-e 's|@libdir@|$(libdir)|g' -e 's|@CC@|$(CC)|g' -e 's|@CXX@|$(CXX)|g' \
-	-e 's|@VERSION@|$(PACKAGE_VERSION)|g' -e 's|@DEPLIBS@|$(GASNET_DEPLIBS)|g'
-fill_seq = $(fill_template) -e 's|@THREAD@|SEQ|g' -e 's|@thread@|seq|g' -e 's|@THREADFLAGS@||g'
-fill_par = $(fill_template) -e 's|@THREAD@|PAR|g' -e 's|@thread@|par|g' -e 's|@THREADFLAGS@|-pthread|g'
+fill_template = $(SED) -e 's|[@]prefix[@]|$(prefix)|g' -e 's|[@]includedir[@]|$(includedir)|g' \
+	-e 's|[@]libdir[@]|$(libdir)|g' -e 's|[@]CC[@]|$(CC)|g' -e 's|[@]CXX[@]|$(CXX)|g' \
+	-e 's|[@]VERSION[@]|$(PACKAGE_VERSION)|g' -e 's|[@]DEPLIBS[@]|$(GASNET_DEPLIBS)|g'
+fill_seq = $(fill_template) -e 's|[@]THREAD[@]|SEQ|g' -e 's|[@]thread[@]|seq|g' -e 's|[@]THREADFLAGS[@]||g'
+fill_par = $(fill_template) -e 's|[@]THREAD[@]|PAR|g' -e 's|[@]thread[@]|par|g' -e 's|[@]THREADFLAGS[@]|-pthread|g'
 
 include/ibv-conduit/ibv-seq.mak: $(srcdir)/contrib/ibv.mak.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) include/ibv-conduit && $(fill_seq) $(srcdir)/contrib/ibv.mak.in >$@

@@ -48,7 +48,9 @@ void gasnetc_exit_now(int code, int notify)
         for (;;) pause();
     }
     arm_exit_alarm(code);
-    gasnetc_pshm_set_exit(code);
+    /* Not the PSHM exit word: the other ranks may be about to exit too
+     * (collective exit) and must finish first; the launcher forwards the
+     * request to ranks that have not exited when its window closes. */
     if (notify && gasneti_boot) gasneti_boot->notify_exit(code);
     fflush(NULL);
     gasnetc_pshm_fini();
@@ -82,7 +84,6 @@ static void at_exit(int status, void *arg)
     (void)arg;
     if (!claim_exit()) return;
     arm_exit_alarm(status & 0xff);
-    gasnetc_pshm_set_exit(status & 0xff);
     if (gasneti_boot) gasneti_boot->notify_exit(status & 0xff);
     gasnetc_pshm_fini();
     if (gasneti_boot) gasneti_boot->fini();

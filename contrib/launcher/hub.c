@@ -2,10 +2,14 @@
  * ranks' sockets (framed protocol, bootstrap/local/proto.h), reaps ranks,
  * and runs the job-wide exit:
  *
- *  - EXIT(code) from a rank, or the death of a rank that had not sent EXIT,
- *    starts the exit: the first code wins, EXIT(code) goes to every other
- *    live rank, and whoever is still running after the exit timeout (plus
- *    a 1 s grace so the ranks' watchdogs go first) is SIGKILLed.
+ *  - EXIT(code) from a rank opens the collective-exit window (GASNet's
+ *    "graceful exit": the other ranks usually call gasnet_exit or return
+ *    from main too, and must be allowed to finish what they print).  When
+ *    the window (the exit timeout) closes with ranks still running, or at
+ *    once when a rank dies without sending EXIT, the exit begins: the first
+ *    code wins, EXIT(code) goes to every other live rank, and whoever is
+ *    still running after the exit timeout (plus a 1 s grace so the ranks'
+ *    watchdogs go first) is SIGKILLed.
  *  - ABORT(code) kills every other rank at once.
  *  - SIGINT/SIGTERM/SIGHUP to the launcher: SIGTERM to every rank, SIGKILL
  *    2 s later, exit code 128+signal.
@@ -31,6 +35,7 @@
 static struct {
     int code_set, code; /* job exit code (first wins) */
     int exiting;        /* job exit in progress */
+    double collect_deadline; /* end of the collective-exit window (0: closed) */
     double exit_deadline;
     int term_sig;       /* launcher signal received */
     double term_deadline;
@@ -228,7 +233,8 @@ static void handle_frame(gasnetrun_job_t *job, uint32_t r, uint32_t type, unsign
         if (type == GASNETI_BSP_EXIT) {
             gasnetrun_verbose(job->opts, "rank %u exits the job with code %d", (unsigned)r, code);
             set_code(code);
-            begin_exit(job, code);
+            if (!hub.exiting && !hub.collect_deadline)
+                hub.collect_deadline = gasnetrun_now() + job->exit_timeout;
         } else {
             gasnetrun_say("rank %u aborted the job (exit code %d); killing the other ranks",
                           (unsigned)r, code);
@@ -307,6 +313,7 @@ static void rank_died(gasnetrun_job_t *job, uint32_t r, int status)
     gasnetrun_verbose(job->opts, "rank %u (pid %ld) exited with code %d", (unsigned)r,
                       (long)rk->pid, code);
     if (rk->killed || hub.term_sig) return;
+    if (rk->sent_exit && code == hub.code) return; /* a graceful exit: the window decides */
     if (code != 0 && !rk->sent_exit && !hub.exiting)
         gasnetrun_say("rank %u (pid %ld) exited with code %d before gasnet_exit", (unsigned)r,
                       (long)rk->pid, code);
@@ -345,6 +352,10 @@ static void on_launcher_signal(gasnetrun_job_t *job, int sig)
 static void check_deadlines(gasnetrun_job_t *job)
 {
     double now = gasnetrun_now();
+    if (!hub.exiting && hub.collect_deadline && now >= hub.collect_deadline) {
+        hub.collect_deadline = 0;
+        begin_exit(job, hub.code);
+    }
     if (hub.exiting && hub.exit_deadline && now >= hub.exit_deadline) {
         hub.exit_deadline = 0;
         uint32_t left = 0;
@@ -384,6 +395,8 @@ static int next_timeout_ms(void)
 {
     double next = 0;
     if (hub.exiting && hub.exit_deadline) next = hub.exit_deadline;
+    if (!hub.exiting && hub.collect_deadline && (!next || hub.collect_deadline < next))
+        next = hub.collect_deadline;
     if (hub.term_sig && hub.term_deadline && (!next || hub.term_deadline < next))
         next = hub.term_deadline;
     if (hub.reap_deadline && (!next || hub.reap_deadline < next)) next = hub.reap_deadline;
