@@ -57,7 +57,13 @@ legacy = [
     ("gasnet_AMReplyLong", "token,hidx,src,nbytes,destaddr",
      "gasnetc_AM_ReplyLong(token,(gex_AM_Index_t)(hidx),src,nbytes,destaddr,GEX_EVENT_NOW"),
 ]
-w("#ifdef GASNETI_LEGACY_AM_MACROS")
+w("#endif /* GASNET_AM_MACROS_H */")
+w("")
+w("/* GASNet-1 legacy forms: enabled by gasnet.h, which defines")
+w(" * GASNETI_LEGACY_AM_MACROS and includes this file again (so a client may")
+w(" * include gasnetex.h before gasnet.h). */")
+w("#if defined(GASNETI_LEGACY_AM_MACROS) && !defined(GASNETI_LEGACY_AM_MACROS_DONE)")
+w("#define GASNETI_LEGACY_AM_MACROS_DONE 1")
 for name, fixed, call in legacy:
     w("/* %s */" % name)
     w("#define %s(%s,...) %s,GASNETI_AM_NUMARGS(0,##__VA_ARGS__),0,##__VA_ARGS__)" % (name, fixed, call))
@@ -66,6 +72,4 @@ for name, fixed, call in legacy:
         w("#define %s%d(%s%s) %s,%d,0%s)" % (name, n, fixed, a, call, n, a))
     w("")
 w("#endif /* GASNETI_LEGACY_AM_MACROS */")
-w("")
-w("#endif /* GASNET_AM_MACROS_H */")
 sys.stdout.write("\n".join(out) + "\n") if "-" in sys.argv[1:] else open("include/gasnet_am_macros.h", "w").write("\n".join(out) + "\n")

@@ -7,6 +7,7 @@
  * rank's segment, barrier. */
 #include "core/gasnet_core_private.h"
 #include "core/pshm/pshm.h"
+#include "core/ibv/ibv.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,10 +181,16 @@ int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p,
     if (gasnetc_pshm_init(gasneti_boot, rank, size, host_of, maxsize, gasnetc_am_deliver) != 0)
         gasnetc_fatal_exit(1);
     int need_network = gasnetc_pshm_nbrhd_size() < size;
+    /* HCA/port selection: lists ports under GASNET_IBV_LIST_PORTS, and is
+     * fatal (listing what was found and why it was rejected) when peers
+     * need the network and no port is usable. */
+    gasnetc_ibv_port_t *ports = NULL;
+    int nports = 0;
+    gasnetc_ibv_ports_open(rank, size, need_network, &ports, &nports);
     agree_or_fail(need_network,
                   "some ranks are not reachable through shared memory (other hosts, or "
-                  "GASNET_SUPERNODE_MAXSIZE limits the neighbourhood) and this build has no "
-                  "verbs transport for them yet; run all ranks on one host with "
+                  "GASNET_SUPERNODE_MAXSIZE limits the neighbourhood) and the verbs AM "
+                  "transport is not implemented yet; run all ranks on one host with "
                   "GASNET_SUPERNODE_MAXSIZE unset");
     gasnetc_positions_init(host_of);
     free(host_of);

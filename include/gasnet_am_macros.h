@@ -127,7 +127,13 @@
 #define gex_AM_ReplyLong15(token,hidx,src,nbytes,dest,lc_opt,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14) gasnetc_AM_ReplyLong(token,hidx,src,nbytes,dest,lc_opt,15,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14)
 #define gex_AM_ReplyLong16(token,hidx,src,nbytes,dest,lc_opt,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14,a15) gasnetc_AM_ReplyLong(token,hidx,src,nbytes,dest,lc_opt,16,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14,a15)
 
-#ifdef GASNETI_LEGACY_AM_MACROS
+#endif /* GASNET_AM_MACROS_H */
+
+/* GASNet-1 legacy forms: enabled by gasnet.h, which defines
+ * GASNETI_LEGACY_AM_MACROS and includes this file again (so a client may
+ * include gasnetex.h before gasnet.h). */
+#if defined(GASNETI_LEGACY_AM_MACROS) && !defined(GASNETI_LEGACY_AM_MACROS_DONE)
+#define GASNETI_LEGACY_AM_MACROS_DONE 1
 /* gasnet_AMRequestShort */
 #define gasnet_AMRequestShort(dest,hidx,...) gasnetc_AM_RequestShort(gasneti_thunk_tm,dest,(gex_AM_Index_t)(hidx),GASNETI_AM_NUMARGS(0,##__VA_ARGS__),0,##__VA_ARGS__)
 #define gasnet_AMRequestShort0(dest,hidx) gasnetc_AM_RequestShort(gasneti_thunk_tm,dest,(gex_AM_Index_t)(hidx),0,0)
@@ -269,5 +275,3 @@
 #define gasnet_AMReplyLong16(token,hidx,src,nbytes,destaddr,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14,a15) gasnetc_AM_ReplyLong(token,(gex_AM_Index_t)(hidx),src,nbytes,destaddr,GEX_EVENT_NOW,16,0,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14,a15)
 
 #endif /* GASNETI_LEGACY_AM_MACROS */
-
-#endif /* GASNET_AM_MACROS_H */

@@ -7,5 +7,5 @@ AC_DEFUN([GASNETI_CHECK_IBVERBS], [
   AC_SUBST([IBVERBS_LIBS])
   gasneti_ibverbs_summary="yes ($IBVERBS_LIBS)"
   dnl ODP capability structures (rdma-core >= 17 has them all).
-  AC_CHECK_DECLS([IBV_ACCESS_ON_DEMAND], [], [], [[#include <infiniband/verbs.h>]])
+  AC_CHECK_DECLS([IBV_ACCESS_ON_DEMAND, ibv_query_gid_table], [], [], [[#include <infiniband/verbs.h>]])
 ])
