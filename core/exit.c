@@ -105,15 +105,7 @@ static void on_fatal_signal(int sig)
 
 static unsigned compute_exit_timeout(void)
 {
-    double t;
-    if (gasneti_param_isset(GASNETI_PARAM_GASNET_EXITTIMEOUT)) {
-        t = GASNETI_PARAM_DOUBLE(GASNET_EXITTIMEOUT);
-    } else {
-        t = GASNETI_PARAM_DOUBLE(GASNET_EXITTIMEOUT_MIN) +
-            GASNETI_PARAM_DOUBLE(GASNET_EXITTIMEOUT_FACTOR) * gasneti_nodes;
-        double max = GASNETI_PARAM_DOUBLE(GASNET_EXITTIMEOUT_MAX);
-        if (t > max) t = max;
-    }
+    double t = gasneti_bootstrap_exittimeout(gasneti_nodes);
     return t < 1 ? 1 : (unsigned)(t + 0.999);
 }
 

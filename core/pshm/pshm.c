@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 #include "build-config.h"
@@ -33,44 +32,11 @@
 gasnetc_pshm_state_t gasnetc_pshm_state;
 
 /* ---- job id ------------------------------------------------------------------ */
-static int jobid_valid(const char *s)
-{
-    size_t n = strlen(s);
-    if (n == 0 || n >= GASNETC_PSHM_JOBID_MAX) return 0;
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '-' || c == '_' || c == '.'))
-            return 0;
-    }
-    return 1;
-}
-
-/* Rank 0 only: GASNETRUN_JOBID, or "<pid>-<random hex>" for jobs started
- * without gasnetrun_ibv.  Leaves buf empty after printing on error. */
+/* The job id names every shared-memory object (the launcher sweeps
+ * GASNETI_PSHM_PREFIX<jobid>* at job end); the bootstrap owns it. */
 static void jobid_choose(char *buf)
 {
-    const char *env = GASNETI_PARAM_STR(GASNETRUN_JOBID);
-    uint32_t rnd = 0;
-
-    buf[0] = '\0';
-    if (env && *env) {
-        if (!jobid_valid(env)) {
-            gasnetc_pshm_error("PSHM: GASNETRUN_JOBID='%s' is not a valid job id (1..%d "
-                               "characters of A-Z a-z 0-9 . _ -); unset it or start the job "
-                               "with gasnetrun_ibv",
-                               env, GASNETC_PSHM_JOBID_MAX - 1);
-            return;
-        }
-        snprintf(buf, GASNETC_PSHM_JOBID_MAX, "%s", env);
-        return;
-    }
-    if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != (ssize_t)sizeof(rnd)) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        rnd = (uint32_t)ts.tv_nsec ^ (uint32_t)ts.tv_sec * 2654435761u;
-    }
-    snprintf(buf, GASNETC_PSHM_JOBID_MAX, "%ld-%08x", (long)getpid(), (unsigned)rnd);
+    snprintf(buf, GASNETC_PSHM_JOBID_MAX, "%s", gasneti_bootstrap_jobid());
 }
 
 const char *gasnetc_pshm_jobid(void)

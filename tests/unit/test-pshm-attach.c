@@ -20,6 +20,7 @@
 #include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "bootstrap/bootstrap_private.h"
 #include "core/pshm/pshm.h"
 #include "other/log/log.h"
 #include "other/param/param.h"
@@ -197,8 +198,9 @@ static void run_rank(const uint64_t *host_of, unsigned maxsize, const char *jobi
     void *base = NULL;
     int code = -1;
 
-    if (jobid) setenv("GASNETRUN_JOBID", jobid, 1);
-    else unsetenv("GASNETRUN_JOBID");
+    /* The job id is the bootstrap's (a plugin sets it at init); with none,
+     * every forked rank has its own and PSHM must use rank 0's. */
+    gasneti_bootstrap_set_jobid(jobid);
     setenv("GASNET_PSHM_NETWORK_DEPTH", "8", 1); /* small ring: exercises "full" */
     if (gasneti_params_load() != 0) {
         printf("rank %u: params: %s\n", my_rank, gasneti_params_error());
