@@ -16,7 +16,8 @@ noinst_HEADERS += \
 	other/log/log.h \
 	other/util/sysinfo.h
 EXTRA_DIST += \
-	other/param/params.def \
+	other/param/params.def other/param/params-general.def other/param/params-spawn.def \
+	other/param/params-ibv.def other/param/params-firehose.def \
 	other/param/README.md \
 	other/log/README.md \
 	tests/unit/check-readme-params.sh

@@ -1,0 +1,1 @@
+# firehose/local.mk: build fragment included by the top Makefile.am.

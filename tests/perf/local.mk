@@ -1,0 +1,1 @@
+# tests/perf/local.mk: build fragment included by the top Makefile.am.
