@@ -5,18 +5,8 @@
 
 #include <stdio.h>
 #include <string.h>
+#include "tests/unit/unit-check.h"
 
-static int failures, checks;
-#define CHECK(cond, ...)                                  \
-    do {                                                  \
-        checks++;                                         \
-        if (!(cond)) {                                    \
-            failures++;                                   \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);   \
-            printf(__VA_ARGS__);                          \
-            printf("\n");                                 \
-        }                                                 \
-    } while (0)
 
 static void round_trip(unsigned cat, int is_req, unsigned nargs)
 {
@@ -33,22 +23,22 @@ static void round_trip(unsigned cat, int is_req, unsigned nargs)
     h.dest_addr = cat == GASNETC_AM_LONG ? 0x0123456789abcdefULL : 0;
     for (unsigned i = 0; i < nargs; i++) h.args[i] = (int32_t)(0x80000000u + i * 7919u);
     size_t n = gasnetc_am_hdr_pack(&h, buf);
-    CHECK(n == gasnetc_am_hdr_wire_size(&h), "pack size %zu vs %zu", n,
+    CHECK_QUIET(n == gasnetc_am_hdr_wire_size(&h), "pack size %zu vs %zu", n,
           gasnetc_am_hdr_wire_size(&h));
-    CHECK(n <= GASNETC_AM_HDR_MAX, "wire size %zu above max", n);
+    CHECK_QUIET(n <= GASNETC_AM_HDR_MAX, "wire size %zu above max", n);
     size_t m = gasnetc_am_hdr_unpack(buf, n, &out);
-    CHECK(m == n, "unpack consumed %zu of %zu (cat %u nargs %u)", m, n, cat, nargs);
-    CHECK(out.category == h.category && out.is_req == h.is_req && out.handler == h.handler &&
+    CHECK_QUIET(m == n, "unpack consumed %zu of %zu (cat %u nargs %u)", m, n, cat, nargs);
+    CHECK_QUIET(out.category == h.category && out.is_req == h.is_req && out.handler == h.handler &&
               out.nargs == h.nargs && out.credits == h.credits && out.src_rank == h.src_rank &&
               out.nbytes == h.nbytes && out.dest_addr == h.dest_addr,
           "fields differ after round trip (cat %u nargs %u)", cat, nargs);
-    CHECK(memcmp(out.args, h.args, nargs * sizeof(int32_t)) == 0, "args differ (nargs %u)",
+    CHECK_QUIET(memcmp(out.args, h.args, nargs * sizeof(int32_t)) == 0, "args differ (nargs %u)",
           nargs);
     /* Every truncation is rejected. */
     int truncated_ok = 1;
     for (size_t len = 0; len < n; len++)
         if (gasnetc_am_hdr_unpack(buf, len, &out) != 0) truncated_ok = 0;
-    CHECK(truncated_ok, "a truncated header was accepted (cat %u nargs %u)", cat, nargs);
+    CHECK_QUIET(truncated_ok, "a truncated header was accepted (cat %u nargs %u)", cat, nargs);
 }
 
 int main(void)
@@ -62,19 +52,18 @@ int main(void)
     unsigned char buf[GASNETC_AM_HDR_MAX];
     memset(&h, 0, sizeof(h));
     h.nargs = 17;
-    CHECK(gasnetc_am_hdr_pack(&h, buf) == 0, "nargs 17 packed");
+    CHECK_QUIET(gasnetc_am_hdr_pack(&h, buf) == 0, "nargs 17 packed");
     h.nargs = 0;
     h.category = 3;
-    CHECK(gasnetc_am_hdr_pack(&h, buf) == 0, "category 3 packed");
+    CHECK_QUIET(gasnetc_am_hdr_pack(&h, buf) == 0, "category 3 packed");
     memset(buf, 0, sizeof(buf));
     buf[0] = 3; /* bad category */
-    CHECK(gasnetc_am_hdr_unpack(buf, sizeof(buf), &h) == 0, "category 3 unpacked");
+    CHECK_QUIET(gasnetc_am_hdr_unpack(buf, sizeof(buf), &h) == 0, "category 3 unpacked");
     buf[0] = 0;
     buf[2] = 17; /* too many args */
-    CHECK(gasnetc_am_hdr_unpack(buf, sizeof(buf), &h) == 0, "nargs 17 unpacked");
+    CHECK_QUIET(gasnetc_am_hdr_unpack(buf, sizeof(buf), &h) == 0, "nargs 17 unpacked");
     buf[2] = 0;
     buf[0] = 0x40; /* reserved bits */
-    CHECK(gasnetc_am_hdr_unpack(buf, sizeof(buf), &h) == 0, "reserved bits accepted");
-    printf("test-am-wire: %d checks, %d failed\n", checks, failures);
-    return failures ? 1 : 0;
+    CHECK_QUIET(gasnetc_am_hdr_unpack(buf, sizeof(buf), &h) == 0, "reserved bits accepted");
+    return unit_summary("test-am-wire");
 }

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "tests/unit/unit-check.h"
 
 #define MAXEP 8
 #define CHAN_CAP 64
@@ -37,17 +38,6 @@
 #define MAXPEND 1024
 #define STEP_LIMIT 2000000L
 
-static int failures, checks;
-#define CHECK(cond, ...)                                \
-    do {                                                \
-        checks++;                                       \
-        if (!(cond)) {                                  \
-            failures++;                                 \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-            printf(__VA_ARGS__);                        \
-            printf("\n");                               \
-        }                                               \
-    } while (0)
 
 /* ---- deterministic PRNG (splitmix64) ------------------------------------------------ */
 static uint64_t rng;
@@ -562,7 +552,7 @@ static void negative_control(void)
     for (int pass = 0; pass < 2; pass++) {
         const gasnetc_credit_config_t *cfg = &bad;
         if (pass == 1) {
-            CHECK(gasnetc_credit_config_resolve(&good, 2, 2, 1, 2, 0, why, sizeof(why)) == 0,
+            CHECK_QUIET(gasnetc_credit_config_resolve(&good, 2, 2, 1, 2, 0, why, sizeof(why)) == 0,
                   "resolve pp=2 total=2 slack=1: %s", why);
             cfg = &good;
         }
@@ -579,11 +569,11 @@ static void negative_control(void)
         new_request(0, 1, 0);
         int rc = sim_run();
         if (pass == 0)
-            CHECK(rc != 0 && strstr(S->fail, "deadlock") != NULL,
+            CHECK_QUIET(rc != 0 && strstr(S->fail, "deadlock") != NULL,
                   "unreduced slack must deadlock and be detected (got: %s)",
                   S->fail[0] ? S->fail : "completed");
         else
-            CHECK(rc == 0, "reduced slack %d must complete (got: %s)", good.slack, S->fail);
+            CHECK_QUIET(rc == 0, "reduced slack %d must complete (got: %s)", good.slack, S->fail);
     }
     printf("ok negative control: slack 1 with TOTAL 2 over 2 peers deadlocks and is detected;"
            " resolved slack %d completes\n", good.slack);
@@ -593,34 +583,34 @@ static void policy_checks(void)
 {
     gasnetc_credit_config_t c;
     char why[200] = "";
-    CHECK(gasnetc_credit_config_resolve(&c, 12, -1, 1, 3, 0, why, sizeof(why)) == 0 &&
+    CHECK_QUIET(gasnetc_credit_config_resolve(&c, 12, -1, 1, 3, 0, why, sizeof(why)) == 0 &&
               c.pp == 12 && c.total == 36 && c.slack == 1,
           "defaults for 4 processes: pp %d total %d slack %d", c.pp, c.total, c.slack);
-    CHECK(gasnetc_credit_config_resolve(&c, 12, -1, 1, 63, 0, why, sizeof(why)) == 0 &&
+    CHECK_QUIET(gasnetc_credit_config_resolve(&c, 12, -1, 1, 63, 0, why, sizeof(why)) == 0 &&
               c.total == 256 && c.slack == 1,
           "TOTAL default capped at 256: total %d slack %d", c.total, c.slack);
-    CHECK(gasnetc_credit_config_resolve(&c, 12, -1, 1, 511, 0, why, sizeof(why)) == 0 &&
+    CHECK_QUIET(gasnetc_credit_config_resolve(&c, 12, -1, 1, 511, 0, why, sizeof(why)) == 0 &&
               c.total == 256 && c.slack == 0,
           "slack reduced to 0 when 511 peers share 256 credits: slack %d", c.slack);
-    CHECK(gasnetc_credit_config_resolve(&c, 4, -1, 9, 1, 0, why, sizeof(why)) == 0 && c.slack == 3,
+    CHECK_QUIET(gasnetc_credit_config_resolve(&c, 4, -1, 9, 1, 0, why, sizeof(why)) == 0 && c.slack == 3,
           "slack reduced to PP-1: %d", c.slack);
-    CHECK(gasnetc_credit_config_resolve(&c, 12, 0, 1, 7, 50, why, sizeof(why)) == 0 &&
+    CHECK_QUIET(gasnetc_credit_config_resolve(&c, 12, 0, 1, 7, 50, why, sizeof(why)) == 0 &&
               c.total == 50,
           "TOTAL=0 means the most the HCA allows: %d", c.total);
-    CHECK(gasnetc_credit_config_resolve(&c, 2, 1000, 1, 3, 0, why, sizeof(why)) == 0 && c.total == 6,
+    CHECK_QUIET(gasnetc_credit_config_resolve(&c, 2, 1000, 1, 3, 0, why, sizeof(why)) == 0 && c.total == 6,
           "TOTAL above npeers*PP is clamped: %d", c.total);
-    CHECK(gasnetc_credit_config_resolve(&c, 1, -1, 1, 0, 0, why, sizeof(why)) == 0 && c.total >= 1 &&
+    CHECK_QUIET(gasnetc_credit_config_resolve(&c, 1, -1, 1, 0, 0, why, sizeof(why)) == 0 && c.total >= 1 &&
               c.slack == 0,
           "no network peers: total %d slack %d", c.total, c.slack);
-    CHECK(gasnetc_credit_config_resolve(&c, 0, -1, 1, 3, 0, why, sizeof(why)) != 0 &&
+    CHECK_QUIET(gasnetc_credit_config_resolve(&c, 0, -1, 1, 3, 0, why, sizeof(why)) != 0 &&
               strstr(why, "GASNET_AM_CREDITS_PP=0") != NULL,
           "PP=0 rejected naming the variable: '%s'", why);
-    CHECK(gasnetc_credit_config_resolve(&c, 4, -1, -1, 3, 0, why, sizeof(why)) != 0 &&
+    CHECK_QUIET(gasnetc_credit_config_resolve(&c, 4, -1, -1, 3, 0, why, sizeof(why)) != 0 &&
               strstr(why, "GASNET_AM_CREDITS_SLACK=-1") != NULL,
           "SLACK=-1 rejected naming the variable: '%s'", why);
-    CHECK(gasnetc_credit_slack_max(256, 256, 1) == 255, "slack fits the 8-bit credits field");
+    CHECK_QUIET(gasnetc_credit_slack_max(256, 256, 1) == 255, "slack fits the 8-bit credits field");
     c.pp = 12;
-    CHECK(gasnetc_credit_rq_depth(&c) == 24, "receive-queue depth 2*PP");
+    CHECK_QUIET(gasnetc_credit_rq_depth(&c) == 24, "receive-queue depth 2*PP");
     printf("ok credit policy: defaults, TOTAL clamping, slack reduction, range errors\n");
 }
 
@@ -638,7 +628,7 @@ int main(int argc, char **argv)
 
     long fails_before = nfail_seeds;
     for (long k = 0; k < nseeds; k++) random_run(first + (uint64_t)k);
-    CHECK(nfail_seeds == fails_before, "%ld of %ld random seeds failed", nfail_seeds - fails_before,
+    CHECK_QUIET(nfail_seeds == fails_before, "%ld of %ld random seeds failed", nfail_seeds - fails_before,
           nseeds);
     printf("%s random schedules: seeds %llu..%llu, 2..8 endpoints, %ld steps, %ld Requests, "
            "%ld hidden Replies for %ld unanswered; invariants checked after every step\n",
@@ -649,7 +639,7 @@ int main(int argc, char **argv)
     /* PP=1, slack 0: the tightest window still ends. */
     fails_before = nfail_seeds;
     for (uint64_t sd = 1; sd <= 200; sd++) pingpong_run(sd, 1, 0, 1 + (int)(sd % 4), 40);
-    CHECK(nfail_seeds == fails_before, "PP=1 slack 0 ping-pong failed");
+    CHECK_QUIET(nfail_seeds == fails_before, "PP=1 slack 0 ping-pong failed");
     printf("%s PP=1 slack=0 request-request ping-pong, 1..4 chains x 40 hops: no deadlock\n",
            nfail_seeds == fails_before ? "ok" : "FAIL");
 
@@ -658,12 +648,12 @@ int main(int argc, char **argv)
     for (uint64_t sd = 1; sd <= 200; sd++) {
         double r1 = pingpong_run(sd, 12, 1, 1, 200);
         if (r1 > worst1) worst1 = r1;
-        CHECK(S->sent_hidden == 0 && S->sent_rep == 0,
+        CHECK_QUIET(S->sent_hidden == 0 && S->sent_rep == 0,
               "one ping-pong chain sent %ld hidden Replies (seed %llu)", S->sent_hidden,
               (unsigned long long)sd);
         double rn = pingpong_run(sd, 12, 1, 2 + (int)(sd % 7), 200);
         if (rn > worstn) worstn = rn;
-        CHECK(rn < 2.0 && rn <= 1.5 + 1e-9, "ping-pong doubled the messages: %.3f per Request "
+        CHECK_QUIET(rn < 2.0 && rn <= 1.5 + 1e-9, "ping-pong doubled the messages: %.3f per Request "
               "(seed %llu)", rn, (unsigned long long)sd);
     }
     ratio0 = pingpong_run(1, 12, 0, 1, 200);

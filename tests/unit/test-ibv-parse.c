@@ -8,17 +8,8 @@
 #include <string.h>
 
 #include "core/ibv/ports_parse.h"
+#include "tests/unit/unit-check.h"
 
-static int npass, nfail;
-
-static void check(int ok, const char *what)
-{
-    printf("%s: %s\n", ok ? "PASS" : "FAIL", what);
-    if (ok)
-        npass++;
-    else
-        nfail++;
-}
 
 /* ---- GASNET_IBV_PORTS --------------------------------------------------------- */
 
@@ -214,6 +205,5 @@ int main(void)
     test_mtu();
     test_pkey();
     test_gid();
-    printf("test-ibv-parse: %d passed, %d failed\n", npass, nfail);
-    return nfail ? 1 : 0;
+    return unit_summary("test-ibv-parse");
 }

@@ -8,17 +8,8 @@
 #include <string.h>
 
 #include "core/ibv/ports_select.h"
+#include "tests/unit/unit-check.h"
 
-static int npass, nfail;
-
-static void check(int ok, const char *what)
-{
-    printf("%s: %s\n", ok ? "PASS" : "FAIL", what);
-    if (ok)
-        npass++;
-    else
-        nfail++;
-}
 
 #define IB GASNETC_IBV_LINK_IB
 #define ETH GASNETC_IBV_LINK_ETH
@@ -192,6 +183,5 @@ int main(void)
     test_limits();
     test_near();
     test_verdict_names();
-    printf("test-ibv-select: %d passed, %d failed\n", npass, nfail);
-    return nfail ? 1 : 0;
+    return unit_summary("test-ibv-select");
 }

@@ -14,23 +14,10 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "tests/unit/unit-check.h"
 
 extern char **environ;
 
-static int failures, checks;
-
-#define CHECK(cond, ...)                                          \
-    do {                                                          \
-        checks++;                                                 \
-        if (cond) {                                               \
-            printf("ok   ");                                      \
-        } else {                                                  \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);           \
-            failures++;                                           \
-        }                                                         \
-        printf(__VA_ARGS__);                                      \
-        printf("\n");                                             \
-    } while (0)
 
 /* Removes every GASNET* variable so the test does not depend on its caller. */
 static void clear_gasnet_env(void)
@@ -439,6 +426,5 @@ int main(void)
     test_report();
     test_log();
     test_wrong_accessor();
-    printf("%d checks, %d failed\n", checks, failures);
-    return failures ? 1 : 0;
+    return unit_summary("test-param");
 }

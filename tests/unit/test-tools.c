@@ -7,21 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "tests/unit/unit-check.h"
 
-static int failures, checks;
-
-#define CHECK(cond, ...)                                          \
-    do {                                                          \
-        checks++;                                                 \
-        if (cond) {                                               \
-            printf("ok   ");                                      \
-        } else {                                                  \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);           \
-            failures++;                                           \
-        }                                                         \
-        printf(__VA_ARGS__);                                      \
-        printf("\n");                                             \
-    } while (0)
 
 GASNETT_IDENT(test_tools_ident, "$TestTools: ident $");
 GASNETT_THREADKEY_DEFINE(test_key);
@@ -192,6 +179,5 @@ int main(void)
     test_threads();
     test_time();
     test_env_and_system();
-    printf("%d checks, %d failed\n", checks, failures);
-    return failures ? 1 : 0;
+    return unit_summary("test-tools");
 }
