@@ -1,0 +1,501 @@
+#!/usr/bin/env python3
+"""tests/perf/bench.py: `make bench`.  Measures our library beside the limit
+it is judged against, in the same run, and prints one table of ratios.
+
+    tests/perf/bench.py [--builddir DIR] [--rounds N] [--quick] [--no-guest]
+                        [--no-host] [--no-icount] [--out DIR] ...
+
+Phases (tests/perf/README explains how to read the result):
+  host     over PSHM, --host-ranks processes (default 2): perf-rma beside
+           ref-memcpy, perf-am beside ref-shm (ping-pong, flood), perf-barrier
+           beside ref-shm's barrier; --rounds times, alternating ours and
+           reference, each row's value is the median over rounds
+  icount   tests/perf/icount.sh: instructions per injection (callgrind)
+  guest    one Soft-RoCE guest boot (tests/softroce/softroce-run) running
+           bench_verbs.py: ours with GASNET_SUPERNODE_MAXSIZE=1, then the
+           perftest pairs; a program that cannot run over verbs gets null
+           values with the reason
+Output: the ratio table on stdout and OUT/bench-<UTC date>.json (default OUT:
+BUILDDIR/tests/perf/results), validated against bench.schema.json before
+the exit.  Exit 0 if the file was written and is valid (rows that could not
+run are not failures: they carry their reason), 1 otherwise.
+"""
+import argparse
+import datetime
+import json
+import math
+import os
+import platform
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import bench_config as cfg  # noqa: E402
+import bench_validate  # noqa: E402
+import bench_verbs  # noqa: E402
+
+HOST_ENV = "host-pshm"
+TOTAL_BUDGET_S = 14 * 60  # make bench must end within 15 minutes
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog="bench.py", description=__doc__.split("\n")[0])
+    p.add_argument("--builddir", default=".", help="build tree (default: .)")
+    p.add_argument("--srcdir", default=os.path.dirname(os.path.dirname(HERE)),
+                   help="source tree (default: from this script's location)")
+    p.add_argument("--out", help="results directory (default BUILDDIR/tests/perf/results)")
+    p.add_argument("--rounds", type=int, default=3, help="host rounds (default 3)")
+    p.add_argument("--host-ranks", type=int, default=2, help="processes on the host (default 2)")
+    p.add_argument("--quick", action="store_true", help="few sizes and iterations (smoke test)")
+    p.add_argument("--no-host", action="store_true", help="skip the host (PSHM) phase")
+    p.add_argument("--no-guest", action="store_true", help="skip the Soft-RoCE guest phase")
+    p.add_argument("--no-icount", action="store_true", help="skip the callgrind counts")
+    p.add_argument("--guest-timeout", type=int, default=540, help="guest time limit, s")
+    p.add_argument("--softroce-run", help="softroce-run path (default SRCDIR/tests/softroce/)")
+    p.add_argument("--verbs-native", action="store_true",
+                   help="run the verbs phase on this host (it has an HCA) instead of the guest")
+    p.add_argument("--ib-dev", help="verbs device for perftest (default: first one)")
+    p.add_argument("--gid-index", type=int, help="perftest -x (RoCE GID index)")
+    p.add_argument("--server-ip", help="address of the perftest server (default 127.0.0.1)")
+    p.add_argument("--perftest-server-prefix",
+                   help="command prefix that starts each perftest server elsewhere, e.g. "
+                        "'ssh nodeB' (then also give --server-ip nodeB)")
+    p.add_argument("--verbs-ranks", type=int, default=2, help="processes in the verbs phase")
+    p.add_argument("--keep-raw", action="store_true", help="keep raw outputs and logs")
+    # Internal: the in-guest (or native) verbs phase.
+    p.add_argument("--verbs-inner", dest="verbs_out", help=argparse.SUPPRESS)
+    p.add_argument("--env-name", default="softroce", help=argparse.SUPPRESS)
+    return p.parse_args(argv)
+
+
+def log(msg):
+    print("bench: " + msg, flush=True)
+
+
+def median(xs):
+    return statistics.median(xs) if xs else None
+
+
+# ---- host phase ------------------------------------------------------------------------
+
+class Collected:
+    """Per (source program, test, size): the value of each round, or the
+    reasons why a round produced none."""
+
+    def __init__(self):
+        self.rounds = {}
+        self.extra = {}
+        self.failures = {}
+
+    def add_doc(self, source, doc):
+        for r in doc.get("results", []):
+            key = (source, r["test"], r["size"])
+            if r.get("value") is None:
+                self.failures.setdefault(key, r.get("reason") or "not run")
+                continue
+            self.rounds.setdefault(key, []).append(r["value"])
+            self.extra[key] = {"iters": r.get("iters", 0),
+                               "faults_per_op": r.get("faults_per_op", 0.0)}
+
+    def add_failure(self, source, reason):
+        self.failures.setdefault((source, None, None), reason)
+
+    def get(self, source, test, size):
+        """(rounds list, reason)"""
+        vals = self.rounds.get((source, test, size))
+        if vals:
+            return vals, None
+        return None, (self.failures.get((source, test, size)) or
+                      self.failures.get((source, None, None)) or "no result")
+
+
+def host_phase(args, profile, logf):
+    data = Collected()
+    b = args.builddir
+    launcher = os.path.join(b, "gasnetrun_ibv")
+    perf = lambda name: os.path.join(b, "tests", "perf", name)  # noqa: E731
+    n = str(args.host_ranks)
+    am, rma = profile["am_sizes"], profile["rma_sizes"]
+    memcpy_sizes = sorted(set(rma) | {8})
+    shm_sizes = [0] + sorted(set(am))
+    steps = [
+        ("ref-memcpy", [perf("ref-memcpy"), "--sizes", cfg.size_list(memcpy_sizes)]
+         + profile["perf-rma"]),
+        ("perf-rma", [launcher, "-n", n, perf("perf-rma"), "--sizes", cfg.size_list(rma)]
+         + profile["perf-rma"]),
+        ("ref-shm", [perf("ref-shm"), "--procs", "2", "--tests", "shm_pingpong_rtt,shm_flood",
+                     "--sizes", cfg.size_list(shm_sizes)] + profile["perf-am"]),
+        ("perf-am", [launcher, "-n", n, perf("perf-am"), "--sizes", cfg.size_list(am)]
+         + profile["perf-am"]),
+        ("ref-shm-barrier", [perf("ref-shm"), "--procs", n, "--tests", "shm_barrier_lat"]
+         + profile["perf-barrier"]),
+        ("perf-barrier", [launcher, "-n", n, perf("perf-barrier")] + profile["perf-barrier"]),
+    ]
+    for rnd in range(args.rounds):
+        t0 = time.time()
+        for source, cmd in steps:
+            doc, reason = cfg.run_json_program(cmd, profile["timeout"], None, logf)
+            if reason:
+                data.add_failure(source, reason)
+                log("round %d: %s failed: %s" % (rnd + 1, source, reason))
+            else:
+                data.add_doc(source, doc)
+        log("host round %d of %d done (%.1f s)" % (rnd + 1, args.rounds, time.time() - t0))
+    return data
+
+
+def host_reference(data, test, size):
+    """(name, rounds, reason, derivation) of the host reference for a row."""
+    if test.endswith("_rtt"):
+        name = "cache-line ping-pong" if size == 0 else "shm ping-pong"
+        vals, why = data.get("ref-shm", "shm_pingpong_rtt", size)
+        return name, vals, why, "ref-shm shm_pingpong_rtt size %d (round trip)" % size
+    if test.endswith("_flood"):
+        vals, why = data.get("ref-shm", "shm_flood", size)
+        return "shm ring flood", vals, why, "ref-shm shm_flood size %d" % size
+    if test in ("put_lat", "get_lat"):
+        vals, why = data.get("ref-memcpy", "memcpy_time", size)
+        return "memcpy", vals, why, "ref-memcpy memcpy_time size %d (time per copy)" % size
+    if test.endswith("_bw"):
+        vals, why = data.get("ref-memcpy", "memcpy_bw", size)
+        return "memcpy", vals, why, "ref-memcpy memcpy_bw size %d" % size
+    if test == "put8_rate":
+        vals, why = data.get("ref-memcpy", "memcpy_time", 8)
+        vals = [1.0 / v for v in vals if v > 0] if vals else None
+        return "memcpy 8 B", vals, why, "1 / ref-memcpy memcpy_time size 8 (copies per us)"
+    if test.startswith("barrier"):
+        vals, why = data.get("ref-shm-barrier", "shm_barrier_lat", 0)
+        return "shm counter barrier", vals, why, "ref-shm shm_barrier_lat (same process count)"
+    return "none", None, "no reference for %s" % test, "none"
+
+
+# ---- verbs phase (guest or native) ---------------------------------------------------------
+
+def verbs_phase(args, rawdir, budget_s):
+    """Runs bench_verbs in the guest (or natively); returns (raw dict or None,
+    reason, duration)."""
+    out = os.path.join(rawdir, "verbs.json")
+    cmd = [sys.executable, os.path.abspath(__file__), "--verbs-inner", out,
+           "--builddir", os.path.abspath(args.builddir),
+           "--verbs-ranks", str(args.verbs_ranks)]
+    if args.quick:
+        cmd.append("--quick")
+    for opt, val in (("--ib-dev", args.ib_dev), ("--gid-index", args.gid_index),
+                     ("--server-ip", args.server_ip),
+                     ("--perftest-server-prefix", args.perftest_server_prefix)):
+        if val is not None:
+            cmd += [opt, str(val)]
+    t0 = time.time()
+    if args.verbs_native:
+        cmd += ["--env-name", "verbs-native"]
+        rc = subprocess.run(cmd).returncode
+    else:
+        runner = args.softroce_run or os.path.join(args.srcdir, "tests", "softroce",
+                                                   "softroce-run")
+        timeout = max(60, min(args.guest_timeout, int(budget_s)))
+        full = [runner, "-q", "-t", str(timeout), "-w", rawdir, "--"] + cmd
+        log("guest: %s" % " ".join(full))
+        try:
+            rc = subprocess.run(full, timeout=timeout + 120).returncode
+        except subprocess.TimeoutExpired:
+            rc = 124
+        if rc in (124, 125, 130) and not os.path.exists(out):
+            why = {124: "the guest timed out after %d s" % timeout,
+                   125: "softroce-run could not start the guest (missing prerequisite or "
+                        "boot failure: see its message above)",
+                   130: "softroce-run was interrupted"}[rc]
+            return None, why, time.time() - t0
+    try:
+        with open(out) as f:
+            return json.load(f), None, time.time() - t0
+    except (OSError, ValueError) as e:
+        return None, "the verbs phase wrote no results (exit %d: %s)" % (rc, e), time.time() - t0
+
+
+def verbs_reference(raw, test, size, ranks):
+    """(name, value, reason, derivation) from the perftest records."""
+    recs = {(r["tool"], r["size"]): r for r in raw.get("perftest", [])}
+    reason_all = raw.get("reason")
+
+    def get(tool, s, field, factor=1.0):
+        r = recs.get((tool, s))
+        if r is None:
+            return None, reason_all or "%s -s %d was not run" % (tool, s)
+        if not r.get("ok"):
+            return None, r.get("reason") or "%s failed" % tool
+        return r[field] * factor, None
+
+    if test in ("am_short_rtt", "am_medium_rtt"):
+        s = 8 if test == "am_short_rtt" else size
+        v, why = get("ib_send_lat", s, "t_typical_us", 2.0)
+        return "2 x ib_send_lat", v, why, "2 x ib_send_lat -s %d t_typical (it reports half " \
+                                          "the round trip)" % s
+    if test in ("am_long_rtt", "put_lat"):
+        v, why = get("ib_write_lat", size, "t_typical_us", 2.0)
+        return "2 x ib_write_lat", v, why, "2 x ib_write_lat -s %d t_typical (half round " \
+                                           "trip); a blocking put waits for the ack" % size
+    if test == "get_lat":
+        v, why = get("ib_read_lat", size, "t_typical_us")
+        return "ib_read_lat", v, why, "ib_read_lat -s %d t_typical" % size
+    if test == "am_short_flood":
+        v, why = get("ib_send_bw", 8, "msg_rate_Mpps")
+        return "ib_send_bw msg rate", v, why, "ib_send_bw -s 8 MsgRate (Mpps)"
+    if test == "am_medium_flood":
+        v, why = get("ib_send_bw", size, "bw_avg_MBps")
+        return "ib_send_bw", v, why, "ib_send_bw -s %d BW average (MiB/s x 1.048576)" % size
+    if test in ("am_long_flood", "put_nbi_bw", "put_nb_bw"):
+        v, why = get("ib_write_bw", size, "bw_avg_MBps")
+        return "ib_write_bw", v, why, "ib_write_bw -s %d BW average (MiB/s x 1.048576)" % size
+    if test in ("get_nbi_bw", "get_nb_bw"):
+        v, why = get("ib_read_bw", size, "bw_avg_MBps")
+        return "ib_read_bw", v, why, "ib_read_bw -s %d BW average (MiB/s x 1.048576)" % size
+    if test == "put8_rate":
+        v, why = get("ib_write_bw", 8, "msg_rate_Mpps")
+        return "ib_write_bw msg rate", v, why, "ib_write_bw -s 8 MsgRate (Mpps)"
+    if test.startswith("barrier"):
+        steps = max(1, math.ceil(math.log2(max(ranks, 2))))
+        v, why = get("ib_send_lat", 8, "t_typical_us", float(steps))
+        return "%d x ib_send_lat" % steps, v, why, \
+            "derived: ceil(log2 %d) = %d one-way ib_send_lat -s 8 (dissemination rounds)" % (
+                ranks, steps)
+    return "none", None, "no perftest reference for %s" % test, "none"
+
+
+# ---- rows, table, file ---------------------------------------------------------------------
+
+def make_row(env, prog, test, size, ranks, ours_vals, ours_why, extra, ref):
+    unit = cfg.unit_of(test, size)
+    name, ref_vals, ref_why, derivation = ref
+    ov = median(ours_vals) if ours_vals else None
+    if isinstance(ref_vals, list):
+        rv = median(ref_vals) if ref_vals else None
+    else:
+        rv = ref_vals
+    ours = {"program": prog, "value": ov, "reason": None if ov is not None else ours_why}
+    if ours_vals:
+        ours.update(min=min(ours_vals), max=max(ours_vals), rounds=list(ours_vals))
+        ours.update(extra or {})
+    refd = {"name": name, "value": rv, "reason": None if rv is not None else ref_why,
+            "derivation": derivation}
+    if isinstance(ref_vals, list) and ref_vals:
+        refd["rounds"] = list(ref_vals)
+    ratio = ov / rv if (ov is not None and rv) else None
+    row = {"env": env, "test": test, "size": size, "unit": unit, "better": cfg.better_of(unit),
+           "ours": ours, "reference": refd, "ratio": ratio}
+    if test.startswith("barrier"):
+        row["ranks"] = ranks
+    return row
+
+
+def host_rows(args, profile, data):
+    rows = []
+    src = {"perf-am": "perf-am", "perf-rma": "perf-rma", "perf-barrier": "perf-barrier"}
+    for prog, test, size in cfg.expected_rows(profile):
+        vals, why = data.get(src[prog], test, size)
+        extra = data.extra.get((prog, test, size))
+        rows.append(make_row(HOST_ENV, prog, test, size, args.host_ranks, vals, why, extra,
+                             host_reference(data, test, size)))
+    return rows
+
+
+def verbs_rows(args, raw, reason, env):
+    profile = cfg.PROFILES["verbs-quick" if args.quick else "verbs"]
+    rows = []
+    for prog, test, size in cfg.expected_rows(profile):
+        vals, why, extra = None, reason, None
+        if raw is not None:
+            o = raw.get("ours", {}).get(prog)
+            if o is None:
+                why = raw.get("reason") or "not run"
+            elif o.get("doc") is None:
+                why = o.get("reason") or "not run"
+            else:
+                hit = [r for r in o["doc"].get("results", [])
+                       if r["test"] == test and r["size"] == size]
+                if hit and hit[0].get("value") is not None:
+                    vals = [hit[0]["value"]]
+                    extra = {"iters": hit[0].get("iters", 0),
+                             "faults_per_op": hit[0].get("faults_per_op", 0.0)}
+                else:
+                    why = hit[0].get("reason") if hit else "no result from %s" % prog
+        if raw is not None:
+            ref = verbs_reference(raw, test, size, args.verbs_ranks)
+        else:
+            ref = ("perftest", None, reason, "perftest in the same guest boot")
+        rows.append(make_row(env, prog, test, size, args.verbs_ranks, vals, why, extra, ref))
+    return rows
+
+
+def fmt_val(v, unit):
+    if v is None:
+        return "-"
+    return ("%.0f %s" if v >= 1000 else "%.4g %s") % (v, unit)
+
+
+def print_table(rows):
+    print()
+    print("Ratio table: ours / reference (same run).  Times (us): > 1 is slower than the")
+    print("reference.  Bandwidths and rates: < 1 is below the reference.")
+    hdr = "%-9s %-15s %5s %15s %15s  %-22s %7s" % ("env", "test", "size", "ours", "reference",
+                                                  "reference is", "ratio")
+    print(hdr)
+    print("-" * len(hdr))
+    reasons = []
+    for r in rows:
+        o, ref = r["ours"], r["reference"]
+        note = ""
+        for why in (o["reason"], ref["reason"]):
+            if why:
+                if why not in reasons:
+                    reasons.append(why)
+                note += " [%d]" % (reasons.index(why) + 1)
+        print("%-9s %-15s %5s %15s %15s  %-22s %7s%s" % (
+            r["env"].replace("host-pshm", "pshm"), r["test"], cfg.fmt_size(r["size"]),
+            fmt_val(o["value"], r["unit"]), fmt_val(ref["value"], r["unit"]), ref["name"][:22],
+            "%.3g" % r["ratio"] if r["ratio"] is not None else "-", note))
+    for i, why in enumerate(reasons):
+        print("  [%d] %s" % (i + 1, why))
+    print()
+
+
+def machine_info():
+    model = platform.processor() or "unknown"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return {"hostname": socket.gethostname(), "cpus": os.cpu_count() or 1, "cpu_model": model,
+            "kernel": platform.release(), "load_avg_start": list(os.getloadavg()),
+            "load_avg_end": list(os.getloadavg())}
+
+
+def git_commit(srcdir):
+    try:
+        p = subprocess.run(["git", "-C", srcdir, "rev-parse", "HEAD"], capture_output=True,
+                           text=True, timeout=10)
+        return p.stdout.strip() or None if p.returncode == 0 else None
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+
+
+def run_icount(args, rawdir):
+    path = os.path.join(rawdir, "icount.json")
+    cmd = ["bash", os.path.join(HERE, "icount.sh"), "--builddir", args.builddir, "--json", path]
+    if args.quick:
+        cmd += ["--count", "2000"]
+    rc = subprocess.run(cmd).returncode
+    if rc != 0 or not os.path.exists(path):
+        return None, "icount.sh exit %d" % rc
+    with open(path) as f:
+        return json.load(f), None
+
+
+def main(argv):
+    args = parse_args(argv)
+    if args.verbs_out:
+        return bench_verbs.main(args)
+    t_start = time.time()
+    started = datetime.datetime.now(datetime.timezone.utc)
+    machine = machine_info()
+    outdir = args.out or os.path.join(args.builddir, "tests", "perf", "results")
+    stamp = started.strftime("%Y%m%d-%H%M%S")
+    rawdir = os.path.abspath(os.path.join(outdir, "raw-" + stamp))
+    os.makedirs(rawdir, exist_ok=True)
+    profile = cfg.PROFILES["host-quick" if args.quick else "host"]
+    envs, rows, notes = [], [], []
+
+    with open(os.path.join(rawdir, "host.log"), "w") as logf:
+        if not args.no_host:
+            t0 = time.time()
+            log("host phase: PSHM, %d ranks, %d round(s)" % (args.host_ranks, args.rounds))
+            data = host_phase(args, profile, logf)
+            hr = host_rows(args, profile, data)
+            bad = sum(1 for r in hr if r["ratio"] is None)
+            envs.append({"name": HOST_ENV, "description": "this host, shared memory (PSHM), "
+                         "%d processes; references: ref-memcpy, ref-shm" % args.host_ranks,
+                         "status": "ok" if bad == 0 else ("partial" if bad < len(hr) else
+                                                          "failed"),
+                         "reason": None if bad == 0 else "%d rows without a ratio" % bad,
+                         "duration_s": time.time() - t0})
+            rows += hr
+
+    icount, why = (None, "skipped")
+    if not args.no_icount:
+        log("instruction counts (callgrind)")
+        icount, why = run_icount(args, rawdir)
+        if why:
+            notes.append("instruction counts not available: " + why)
+
+    if not args.no_guest or args.verbs_native:
+        env = "verbs-native" if args.verbs_native else "softroce"
+        budget = TOTAL_BUDGET_S - (time.time() - t_start) - 30
+        log("verbs phase (%s), time left %.0f s" % (env, budget))
+        raw, reason, dur = verbs_phase(args, rawdir, budget)
+        vr = verbs_rows(args, raw, reason, env)
+        ours_status = {p: (raw["ours"].get(p) or {}).get("reason") for p in cfg.OUR_PROGRAMS} \
+            if raw and raw.get("ours") else {p: reason or (raw or {}).get("reason")
+                                             for p in cfg.OUR_PROGRAMS}
+        with_ratio = sum(1 for r in vr if r["ratio"] is not None)
+        with_ref = sum(1 for r in vr if r["reference"]["value"] is not None)
+        status = "failed" if raw is None or with_ref == 0 else (
+            "ok" if with_ratio == len(vr) else "partial")
+        desc = ("Soft-RoCE (rxe) in a qemu TCG guest, PSHM off (GASNET_SUPERNODE_MAXSIZE=1), "
+                "%d processes; reference: perftest in the same boot" % args.verbs_ranks
+                if env == "softroce" else
+                "this host's HCA, PSHM off, %d processes; reference: perftest" % args.verbs_ranks)
+        envs.append({"name": env, "description": desc, "status": status,
+                     "reason": reason or (raw or {}).get("reason") or
+                     (None if status == "ok" else "%d of %d rows without a ratio" %
+                      (len(vr) - with_ratio, len(vr))),
+                     "duration_s": dur,
+                     "perftest_version": (raw or {}).get("perftest_version"),
+                     "ours_status": ours_status})
+        rows += vr
+        if env == "softroce":
+            notes.append("Soft-RoCE runs under full emulation (TCG): absolute numbers are ~1000x "
+                         "below hardware; only the ratios to perftest mean something.")
+
+    if not envs:
+        print("bench: nothing to do (--no-host and --no-guest)", file=sys.stderr)
+        return 2
+    machine["load_avg_end"] = list(os.getloadavg())
+    doc = {"schema_version": 1, "generator": "tests/perf/bench.py",
+           "started": started.strftime("%Y-%m-%dT%H:%M:%SZ"),
+           "duration_s": time.time() - t_start, "git_commit": git_commit(args.srcdir),
+           "machine": machine,
+           "options": {"rounds": args.rounds, "quick": args.quick,
+                       "host_ranks": args.host_ranks,
+                       "guest": not args.no_guest and not args.verbs_native},
+           "environments": envs, "results": rows, "instruction_counts": icount,
+           "notes": notes}
+    print_table(rows)
+    path = os.path.join(outdir, "bench-%s.json" % stamp)
+    with open(path, "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+    with open(os.path.join(HERE, "bench.schema.json")) as f:
+        schema = json.load(f)
+    errs, _ = bench_validate.check_file(path, schema)
+    if not args.keep_raw:
+        shutil.rmtree(rawdir, ignore_errors=True)
+    else:
+        log("raw outputs and logs kept in %s" % rawdir)
+    for e in errs:
+        print(e)
+    log("results: %s (%s against tests/perf/bench.schema.json); %.0f s in all" % (
+        path, "invalid" if errs else "valid", time.time() - t_start))
+    return 1 if errs else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

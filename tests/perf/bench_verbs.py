@@ -1,0 +1,118 @@
+"""tests/perf/bench_verbs.py: the verbs half of `make bench`, run inside the
+Soft-RoCE guest (bench.py starts it through tests/softroce/softroce-run) or
+natively on a host with an HCA (bench.py --verbs-native).
+
+In one boot it
+  1. runs our programs with PSHM off (GASNET_SUPERNODE_MAXSIZE=1), each
+     first as a tiny probe under a short timeout: a program that fails or
+     hangs there is recorded as not available with the reason, so a missing
+     or broken verbs transport costs seconds, not the whole time budget; a
+     program that passes the probe is then run with the profile's options;
+  2. runs the perftest pairs the ratio table needs (perftest_plan);
+  3. writes one raw JSON file that bench.py turns into table rows.
+Standard library only.
+"""
+import json
+import os
+import sys
+import time
+
+import bench_config as cfg
+import bench_perftest as pt
+
+PERFTEST_ORDER = ("ib_send_lat", "ib_write_lat", "ib_read_lat", "ib_send_bw", "ib_write_bw",
+                  "ib_read_bw")
+NOT_AVAILABLE = "verbs transport not available"
+
+
+def perftest_plan(profile):
+    """[(tool, size)] whose results the reference column needs."""
+    am, rma = set(profile["am_sizes"]), set(profile["rma_sizes"])
+    plan = {"ib_send_lat": {8} | am, "ib_write_lat": am | rma, "ib_read_lat": rma,
+            "ib_send_bw": {8} | am, "ib_write_bw": {8} | am | rma, "ib_read_bw": rma}
+    return [(tool, s) for tool in PERFTEST_ORDER for s in sorted(plan[tool])]
+
+
+def run_ours(builddir, profile, ranks, log):
+    """{program: {"reason": str|None, "doc": dict|None}} for our programs."""
+    launcher = os.path.join(builddir, "gasnetrun_ibv")
+    env = dict(os.environ)
+    env["GASNET_SUPERNODE_MAXSIZE"] = "1"
+    ours = {}
+    for prog in cfg.OUR_PROGRAMS:
+        path = os.path.join(builddir, "tests", "perf", prog)
+        base = [launcher, "-n", str(ranks), path]
+        t0 = time.time()
+        doc, reason = cfg.run_json_program(base + cfg.PROBE_ARGS[prog], profile["probe_timeout"],
+                                           env, log)
+        if reason:
+            ours[prog] = {"reason": "%s: probe run %s" % (NOT_AVAILABLE, reason), "doc": None}
+        else:
+            args = ["--sizes", cfg.size_list(cfg.program_sizes(profile, prog))] + profile[prog]
+            doc, reason = cfg.run_json_program(base + args, profile["timeout"], env, log)
+            ours[prog] = {"reason": reason and "failed over verbs: %s" % reason, "doc": doc}
+        print("bench: %-12s %s (%.1f s)" % (prog, ours[prog]["reason"] or "ok",
+                                            time.time() - t0), flush=True)
+    return ours
+
+
+def run_perftest(profile, dev, gid_index, server_ip, server_prefix, quick, log):
+    """Runs the plan; returns the list of perftest records."""
+    records = []
+    port = 18515
+    for tool, size in perftest_plan(profile):
+        port += 1
+        rec = pt.run_pair(tool, size, dev, gid_index, server_ip, port, timeout=60,
+                          server_prefix=server_prefix, quick=quick)
+        if log:
+            log.write("$ %s -> %s\n" % (rec["command"], json.dumps(rec)))
+            log.flush()
+        status = "ok" if rec["ok"] else rec["reason"]
+        print("bench: %-12s -s %-8d %s" % (tool, size, status), flush=True)
+        records.append(rec)
+    return records
+
+
+def main(args):
+    """Entry point of bench.py --verbs-inner.  args: the parsed bench.py
+    arguments (builddir, verbs_out, quick, env_name, ib_dev, gid_index,
+    server_ip, perftest_server_prefix, verbs_ranks)."""
+    t0 = time.time()
+    profile = cfg.PROFILES["verbs-quick" if args.quick else "verbs"]
+    if args.ib_dev:
+        dev, gid, ip = args.ib_dev, args.gid_index, args.server_ip or "127.0.0.1"
+    else:
+        found = pt.guest_device()
+        if found is None:
+            devs = sorted(os.listdir("/sys/class/infiniband")) \
+                if os.path.isdir("/sys/class/infiniband") else []
+            found = (devs[0], None, "127.0.0.1") if devs else (None, None, None)
+        dev, gid, ip = found
+        if args.gid_index is not None:
+            gid = args.gid_index
+        if args.server_ip:
+            ip = args.server_ip
+    out = {"env": args.env_name, "device": dev, "gid_index": gid, "server_ip": ip,
+           "perftest_version": pt.version(), "ours": {}, "perftest": [], "reason": None}
+    logpath = args.verbs_out + ".log"
+    with open(logpath, "w") as log:
+        if dev is None:
+            out["reason"] = "no RDMA device (no /sys/class/infiniband entry, no SOFTROCE_RXE_DEVS)"
+        else:
+            print("bench: verbs phase on %s (gid index %s, server %s), perftest %s" %
+                  (dev, gid, ip, out["perftest_version"]), flush=True)
+            out["ours"] = run_ours(args.builddir, profile, args.verbs_ranks, log)
+            if out["perftest_version"] is None:
+                out["reason"] = "perftest is not installed (contrib/install-deps.sh)"
+            else:
+                out["perftest"] = run_perftest(profile, dev, gid, ip,
+                                               args.perftest_server_prefix, args.quick, log)
+    out["duration_s"] = time.time() - t0
+    out["profile"] = "verbs-quick" if args.quick else "verbs"
+    with open(args.verbs_out, "w") as f:
+        json.dump(out, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit("bench_verbs.py is run by bench.py (--verbs-inner); see tests/perf/README")

@@ -1,0 +1,145 @@
+/* tests/perf/perf-rma.c: put/get latency, bandwidth and message rate.
+ *
+ *   gasnetrun_ibv -n 2 tests/perf/perf-rma [--sizes 8,4K,1M] [--tests ...] [--json F]
+ *
+ * Rank 0 works against rank 1's segment; rank 1 waits in a barrier.
+ *   put_lat      gex_RMA_PutBlocking of N bytes, time per call (us)
+ *   get_lat      gex_RMA_GetBlocking of N bytes, time per call (us)
+ *   put_nbi_bw   N-byte gex_RMA_PutNBI (lc GEX_EVENT_DEFER) x iters, then
+ *                gex_NBI_Wait(GEX_EC_PUT) (MB/s, 10^6 bytes)
+ *   get_nbi_bw   N-byte gex_RMA_GetNBI x iters, then gex_NBI_Wait(GEX_EC_GET)
+ *   put_nb_bw    N-byte gex_RMA_PutNB (lc GEX_EVENT_DEFER) in windows of
+ *                --window events, each window ended by gex_Event_WaitAll
+ *   get_nb_bw    the same with gex_RMA_GetNB
+ *   put8_rate    8-byte gex_RMA_PutNBI with lc GEX_EVENT_NOW x iters, then
+ *                gex_NBI_Wait(GEX_EC_PUT) (million puts per second; size
+ *                fixed at 8)
+ * Every iteration moves the same N bytes between the same two buffers (the
+ * source and destination stay in cache when they fit, as with perftest).
+ * Both buffers are touched before timing (the warm-up iterations also map
+ * the peer's pages into this process); --cold skips that, and the
+ * faults/op column then shows the first-touch page faults.
+ */
+#include "tests/perf/bench-gex.h"
+
+#include <string.h>
+
+#define MAX_WINDOW 1024
+
+static size_t region;     /* bytes per region: [0,region) remote, [region,2region) local */
+static long window = 64;  /* --window: NB events per gex_Event_WaitAll */
+
+enum op { PUT_LAT, GET_LAT, PUT_NBI, GET_NBI, PUT_NB, GET_NB, PUT8_RATE };
+
+static void *local_buf(void) { return bg_seg_at(0, region); }
+static void *remote_buf(void) { return bg_seg_at(bg_peer, 0); }
+
+static void loop(enum op op, size_t n, long iters)
+{
+    char *loc = local_buf(), *rem = remote_buf();
+    static gex_Event_t ev[MAX_WINDOW];
+    long w = 0;
+    switch (op) {
+    case PUT_LAT:
+        for (long i = 0; i < iters; i++) BG_OK(gex_RMA_PutBlocking(bg_tm, bg_peer, rem, loc, n, 0));
+        break;
+    case GET_LAT:
+        for (long i = 0; i < iters; i++) BG_OK(gex_RMA_GetBlocking(bg_tm, loc, bg_peer, rem, n, 0));
+        break;
+    case PUT_NBI:
+        for (long i = 0; i < iters; i++)
+            BG_OK(gex_RMA_PutNBI(bg_tm, bg_peer, rem, loc, n, GEX_EVENT_DEFER, 0));
+        gex_NBI_Wait(GEX_EC_PUT, 0);
+        break;
+    case GET_NBI:
+        for (long i = 0; i < iters; i++) BG_OK(gex_RMA_GetNBI(bg_tm, loc, bg_peer, rem, n, 0));
+        gex_NBI_Wait(GEX_EC_GET, 0);
+        break;
+    case PUT_NB:
+    case GET_NB:
+        for (long i = 0; i < iters; i++) {
+            ev[w++] = (op == PUT_NB) ? gex_RMA_PutNB(bg_tm, bg_peer, rem, loc, n, GEX_EVENT_DEFER, 0)
+                                     : gex_RMA_GetNB(bg_tm, loc, bg_peer, rem, n, 0);
+            if (w == window) {
+                gex_Event_WaitAll(ev, (size_t)w, 0);
+                w = 0;
+            }
+        }
+        if (w) gex_Event_WaitAll(ev, (size_t)w, 0);
+        break;
+    case PUT8_RATE:
+        for (long i = 0; i < iters; i++)
+            BG_OK(gex_RMA_PutNBI(bg_tm, bg_peer, rem + 8 * (i & 7), loc, 8, GEX_EVENT_NOW, 0));
+        gex_NBI_Wait(GEX_EC_PUT, 0);
+        break;
+    }
+}
+
+static void run_one(const char *test, enum op op, size_t n)
+{
+    if (!bench_selected(test)) return;
+    bg_barrier();
+    if (bg_rank == 0) {
+        int lat = (op == PUT_LAT || op == GET_LAT);
+        const char *unit = lat ? "us" : (op == PUT8_RATE ? "Mmsg/s" : "MB/s");
+        long iters = bench_iters(n), warm = bench_warmup(iters);
+        double vals[BENCH_MAX_REPS];
+        long f0;
+        if (warm) loop(op, n, warm);
+        f0 = bench_faults();
+        for (int r = 0; r < bench_opts.reps; r++) {
+            double t0 = bench_now();
+            loop(op, n, iters);
+            double dt = bench_now() - t0;
+            if (lat)
+                vals[r] = dt / (double)iters * 1e6;
+            else if (op == PUT8_RATE)
+                vals[r] = (double)iters / dt / 1e6;
+            else
+                vals[r] = (double)iters * (double)n / dt / 1e6;
+        }
+        bench_record(test, n, unit, vals, bench_opts.reps, iters, bench_faults() - f0);
+    }
+    bg_barrier();
+}
+
+int main(int argc, char **argv)
+{
+    static const char help[] =
+        "  --window N       NB events per gex_Event_WaitAll (default 64, max 1024)\n";
+    /* --window is ours; take it out before the common parser sees argv. */
+    int kept = 1;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--window") && i + 1 < argc) {
+            window = atol(argv[++i]);
+            if (window < 1 || window > MAX_WINDOW) {
+                fprintf(stderr, "perf-rma: --window %s is out of range (1..%d)\n", argv[i],
+                        MAX_WINDOW);
+                return 2;
+            }
+        } else {
+            argv[kept++] = argv[i];
+        }
+    }
+    argc = kept;
+    bench_opts.prog = "perf-rma";
+    bench_opts.iters = 10000;
+    bench_opts.max_bytes = 256.0 * 1024 * 1024;
+    bench_parse_args(argc, argv, "8,64,512,4K,32K,256K,1M,4M", help);
+    region = bg_max_size();
+    if (region < 64) region = 64;
+    region = (region + 4095) / 4096 * 4096;
+    bg_init("perf-rma", &argc, &argv, 2 * region, NULL, 0);
+    if (bg_rank == 0 && !bench_opts.cold) memset(local_buf(), 0x5a, region);
+    if (bg_rank == bg_peer && !bench_opts.cold) memset(bg_seg_at(bg_peer, 0), 0xa5, region);
+    bg_barrier();
+
+    for (int i = 0; i < bench_opts.nsizes; i++) run_one("put_lat", PUT_LAT, bench_opts.sizes[i]);
+    for (int i = 0; i < bench_opts.nsizes; i++) run_one("get_lat", GET_LAT, bench_opts.sizes[i]);
+    for (int i = 0; i < bench_opts.nsizes; i++) run_one("put_nbi_bw", PUT_NBI, bench_opts.sizes[i]);
+    for (int i = 0; i < bench_opts.nsizes; i++) run_one("get_nbi_bw", GET_NBI, bench_opts.sizes[i]);
+    for (int i = 0; i < bench_opts.nsizes; i++) run_one("put_nb_bw", PUT_NB, bench_opts.sizes[i]);
+    for (int i = 0; i < bench_opts.nsizes; i++) run_one("get_nb_bw", GET_NB, bench_opts.sizes[i]);
+    run_one("put8_rate", PUT8_RATE, 8);
+    bg_finish();
+}
