@@ -1,7 +1,9 @@
 /* core/am.c: the AM entry points behind the gex_AM_* macros: argument
- * checks, routing (PSHM for neighbours; the verbs transport is a later
- * layer), local completion, and the payload limits. */
+ * checks, routing (PSHM for neighbours, verbs for every other rank; a Reply
+ * goes back on the transport its Request came on), local completion, and
+ * the payload limits. */
 #include "core/gasnet_core_private.h"
+#include "core/ibv/ibv.h"
 #include "core/pshm/pshm.h"
 
 #include <stdarg.h>
@@ -14,8 +16,9 @@ static void bad_call(const char *fn, const char *what, unsigned long long value)
 
 static void set_lc_done(gex_Event_t *lc_opt)
 {
-    /* PSHM copies the payload before returning: local completion is
-     * immediate whatever the client asked for. */
+    /* Both transports return only once the payload may be reused (PSHM
+     * copies it; verbs copies it or waits for the send completion): local
+     * completion is immediate whatever the client asked for. */
     if (lc_opt != GEX_EVENT_NOW && lc_opt != GEX_EVENT_GROUP && lc_opt != GEX_EVENT_DEFER &&
         lc_opt != NULL)
         *lc_opt = GEX_EVENT_INVALID;
@@ -35,15 +38,22 @@ static void fill_hdr(gasnetc_am_hdr_t *h, unsigned category, int is_req, gex_AM_
     for (unsigned i = 0; i < numargs; i++) h->args[i] = (gex_AM_Arg_t)va_arg(ap, int);
 }
 
-/* Sends one AM to job rank dest, waiting for queue space unless IMMEDIATE.
+/* Sends one AM to job rank dest, waiting for queue space (PSHM) or credit
+ * (verbs) unless IMMEDIATE.  net: for a Reply, the verbs connection its
+ * Request came on (NULL: it came through PSHM).  Long payloads: PSHM
+ * callers copied them already (nbytes 0 here); verbs sends them itself.
  * Returns 0, or 1 when IMMEDIATE and no space. */
-static int send_am(gex_Rank_t dest, gasnetc_am_hdr_t *h, const void *payload, size_t nbytes,
-                   gex_Flags_t flags, const char *fn)
+static int send_am(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, const void *payload,
+                   size_t nbytes, gex_Flags_t flags, const char *fn)
 {
-    if (!gasnetc_is_local(dest))
-        gasneti_fatalerror("%s: no network path to rank %u (it is not in this process's "
-                           "shared-memory neighbourhood and the verbs AM transport is not "
-                           "available in this build)", fn, dest);
+    if (net || !gasnetc_is_local(dest)) {
+        if (!gasnetc_ibv_active())
+            gasneti_fatalerror("%s: no network path to rank %u (it is not in this process's "
+                               "shared-memory neighbourhood and no verbs connection exists)",
+                               fn, dest);
+        return gasnetc_ibv_am_send(dest, net, h, payload, nbytes,
+                                   (flags & GEX_FLAG_IMMEDIATE) != 0);
+    }
     while (gasnetc_pshm_try_send(dest, h, payload, nbytes)) {
         if (flags & GEX_FLAG_IMMEDIATE) return 1;
         if (h->is_req) gasnetc_poll();
@@ -77,17 +87,20 @@ static void check_long(gex_Rank_t dest, const void *dest_addr, size_t nbytes, co
 /* Long payload: copy straight into the neighbour's segment, then the header.
  * IMMEDIATE is a permission, not a duty (spec): Longs honour it only by
  * blocking, so that a refused call never leaves data behind. */
-static int send_long(gex_Rank_t dest, gasnetc_am_hdr_t *h, const void *src, size_t nbytes,
-                     void *dest_addr, gex_Flags_t flags, const char *fn)
+static int send_long(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, const void *src,
+                     size_t nbytes, void *dest_addr, gex_Flags_t flags, const char *fn)
 {
     check_long(dest, dest_addr, nbytes, fn);
     h->dest_addr = (uint64_t)(uintptr_t)dest_addr;
+    if (net || !gasnetc_is_local(dest)) /* verbs: packed or RDMA, honours IMMEDIATE */
+        return send_am(dest, net, h, src, nbytes, flags, fn);
     if (nbytes) {
-        void *local = gasnetc_is_local(dest) ? gasnetc_local_addr(dest, dest_addr, nbytes) : NULL;
-        if (!local) return send_am(dest, h, NULL, 0, flags, fn); /* reports the routing error */
+        void *local = gasnetc_local_addr(dest, dest_addr, nbytes);
+        if (!local)
+            gasneti_fatalerror("%s: rank %u's segment is not mapped here", fn, dest);
         memmove(local, src, nbytes);
     }
-    return send_am(dest, h, NULL, 0, flags & ~GEX_FLAG_IMMEDIATE, fn);
+    return send_am(dest, NULL, h, NULL, 0, flags & ~GEX_FLAG_IMMEDIATE, fn);
 }
 
 int gasnetc_AM_RequestShort(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
@@ -101,7 +114,7 @@ int gasnetc_AM_RequestShort(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler
     va_start(ap, flags);
     fill_hdr(&h, GASNETC_AM_SHORT, 1, handler, 0, numargs, ap);
     va_end(ap);
-    return send_am(dest, &h, NULL, 0, flags, fn);
+    return send_am(dest, NULL, &h, NULL, 0, flags, fn);
 }
 
 int gasnetc_AM_RequestMedium(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
@@ -120,7 +133,7 @@ int gasnetc_AM_RequestMedium(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handle
     va_start(ap, flags);
     fill_hdr(&h, GASNETC_AM_MEDIUM, 1, handler, nbytes, numargs, ap);
     va_end(ap);
-    int rc = send_am(dest, &h, source_addr, nbytes, flags, fn);
+    int rc = send_am(dest, NULL, &h, source_addr, nbytes, flags, fn);
     if (!rc) set_lc_done(lc_opt);
     return rc;
 }
@@ -138,7 +151,7 @@ int gasnetc_AM_RequestLong(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
     va_start(ap, flags);
     fill_hdr(&h, GASNETC_AM_LONG, 1, handler, nbytes, numargs, ap);
     va_end(ap);
-    int rc = send_long(dest, &h, source_addr, nbytes, dest_addr, flags, fn);
+    int rc = send_long(dest, NULL, &h, source_addr, nbytes, dest_addr, flags, fn);
     if (!rc) set_lc_done(lc_opt);
     return rc;
 }
@@ -164,7 +177,7 @@ int gasnetc_AM_ReplyShort(gex_Token_t token, gex_AM_Index_t handler, unsigned in
     va_start(ap, flags);
     fill_hdr(&h, GASNETC_AM_SHORT, 0, handler, 0, numargs, ap);
     va_end(ap);
-    return send_am(dest, &h, NULL, 0, flags, fn);
+    return send_am(dest, token->net, &h, NULL, 0, flags, fn);
 }
 
 int gasnetc_AM_ReplyMedium(gex_Token_t token, gex_AM_Index_t handler, const void *source_addr,
@@ -184,7 +197,7 @@ int gasnetc_AM_ReplyMedium(gex_Token_t token, gex_AM_Index_t handler, const void
     va_start(ap, flags);
     fill_hdr(&h, GASNETC_AM_MEDIUM, 0, handler, nbytes, numargs, ap);
     va_end(ap);
-    int rc = send_am(dest, &h, source_addr, nbytes, flags, fn);
+    int rc = send_am(dest, token->net, &h, source_addr, nbytes, flags, fn);
     if (!rc) set_lc_done(lc_opt);
     return rc;
 }
@@ -203,7 +216,7 @@ int gasnetc_AM_ReplyLong(gex_Token_t token, gex_AM_Index_t handler, const void *
     va_start(ap, flags);
     fill_hdr(&h, GASNETC_AM_LONG, 0, handler, nbytes, numargs, ap);
     va_end(ap);
-    int rc = send_long(dest, &h, source_addr, nbytes, dest_addr, flags, fn);
+    int rc = send_long(dest, token->net, &h, source_addr, nbytes, dest_addr, flags, fn);
     if (!rc) set_lc_done(lc_opt);
     return rc;
 }

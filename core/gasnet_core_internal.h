@@ -78,6 +78,9 @@ static inline gex_Rank_t gasnetc_tm_to_jobrank(gex_TM_t tm, gex_Rank_t rank)
 /* 0 is never used; 1..63 core, 64..95 extended, 96..127 firehose and later
  * services; 128..255 clients (GEX_AM_INDEX_BASE). */
 #define GASNETC_HANDLER_BASE 1
+/* Core index 1: the verbs transport's hidden credit-only Reply; never
+ * registered or dispatched (core/ibv/recv.c consumes it). */
+#define GASNETC_HANDLER_CREDIT_ONLY 1
 #define GASNETE_HANDLER_BASE 64
 #define GASNETI_FH_HANDLER_BASE 96
 /* Registers library-internal handlers (indices < 128, given in the entries).

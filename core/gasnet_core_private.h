@@ -21,12 +21,16 @@ struct gasneti_token_s {
     uint8_t is_long;
     uint8_t replied;
     const gex_AM_Entry_t *entry;
+    void *net; /* verbs connection the Request came on; NULL for PSHM */
 };
 
 /* Runs the handler named by hdr (called by the transports' poll).  payload
  * is the Medium payload, or NULL for Short/Long (Long data is in place at
  * hdr->dest_addr). */
 void gasnetc_am_deliver(const gasnetc_am_hdr_t *hdr, void *payload);
+/* Same, for the verbs transport: net is the connection the AM came on (the
+ * Reply goes back on it).  Returns 1 if a Request handler sent a Reply. */
+int gasnetc_am_dispatch(const gasnetc_am_hdr_t *hdr, void *payload, void *net);
 
 /* Validates a client's handler table entry and installs it. */
 int gasnetc_handlers_register(gex_EP_t ep, gex_AM_Entry_t *table, size_t n, int internal);

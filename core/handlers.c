@@ -152,6 +152,11 @@ static const char *category_name(unsigned c)
 
 void gasnetc_am_deliver(const gasnetc_am_hdr_t *hdr, void *payload)
 {
+    (void)gasnetc_am_dispatch(hdr, payload, NULL);
+}
+
+int gasnetc_am_dispatch(const gasnetc_am_hdr_t *hdr, void *payload, void *net)
+{
     const gex_AM_Entry_t *e = &gasneti_the_ep.handlers[hdr->handler];
     if (e->gex_fnptr == NULL)
         gasneti_fatalerror("AM %s %s from rank %u names handler index %u, which is not "
@@ -177,9 +182,11 @@ void gasnetc_am_deliver(const gasnetc_am_hdr_t *hdr, void *payload)
     tok.is_long = hdr->category == GASNETC_AM_LONG;
     tok.replied = 0;
     tok.entry = e;
+    tok.net = net;
     void *buf = hdr->category == GASNETC_AM_LONG ? (void *)(uintptr_t)hdr->dest_addr : payload;
     handler_depth++;
     invoke(e->gex_fnptr, &tok, hdr->category == GASNETC_AM_SHORT, buf, hdr->nbytes, hdr->nargs,
            hdr->args);
     handler_depth--;
+    return tok.replied;
 }

@@ -2,9 +2,12 @@
  *
  * Client_Init: parameters, bootstrap, agreement on startup errors (one
  * message for the whole job, every process exits non-zero), host and
- * neighbourhood discovery, PSHM, exit machinery, extended layer, barrier.
- * Segment_Attach: size check, PSHM segment cross-mapping, exchange of every
- * rank's segment, barrier. */
+ * neighbourhood discovery, PSHM, HCA/port selection and RC connections to
+ * the ranks outside the neighbourhood (core/ibv), exit machinery, extended
+ * layer, barrier.
+ * Segment_Attach: size check, PSHM segment cross-mapping, verbs
+ * registration and rkey exchange, exchange of every rank's segment,
+ * barrier. */
 #include "core/gasnet_core_private.h"
 #include "core/pshm/pshm.h"
 #include "core/ibv/ibv.h"
@@ -23,6 +26,7 @@ uintptr_t gasnetc_max_global_segment = 0;
 
 /* ---- routing helpers (core/gasnet_core_internal.h) ------------------------ */
 int gasnetc_is_local(gex_Rank_t rank) { return gasnetc_pshm_in_nbrhd(rank); }
+static int gasnetc_is_local_u32(uint32_t rank) { return gasnetc_pshm_in_nbrhd(rank); }
 
 void *gasnetc_local_addr(gex_Rank_t rank, const void *addr, size_t len)
 {
@@ -187,11 +191,8 @@ int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p,
     gasnetc_ibv_port_t *ports = NULL;
     int nports = 0;
     gasnetc_ibv_ports_open(rank, size, need_network, &ports, &nports);
-    agree_or_fail(need_network,
-                  "some ranks are not reachable through shared memory (other hosts, or "
-                  "GASNET_SUPERNODE_MAXSIZE limits the neighbourhood) and the verbs AM "
-                  "transport is not implemented yet; run all ranks on one host with "
-                  "GASNET_SUPERNODE_MAXSIZE unset");
+    /* RC connections to every rank outside the neighbourhood (collective). */
+    gasnetc_ibv_connect(ports, nports, rank, size, gasnetc_is_local_u32, gasnetc_am_dispatch);
     gasnetc_positions_init(host_of);
     free(host_of);
     gasnetc_poll_policy_init(gasnetc_host_count);
@@ -237,6 +238,8 @@ int gex_Segment_Attach(gex_Segment_t *segment_p, gex_TM_t tm, uintptr_t length)
                            (unsigned long)length, (unsigned long)gasnetc_max_local_segment);
     void *addr = NULL;
     if (gasnetc_pshm_segment_attach(size, &addr) != 0) gasnetc_fatal_exit(1);
+    /* Verbs: register it on every HCA and exchange rkeys (collective). */
+    gasnetc_ibv_segment_attach(addr, size);
     gasneti_seginfo_t mine = {addr, size};
     gasneti_boot->exchange(&mine, sizeof(mine), gasneti_seginfo);
     gasneti_the_segment.client = &gasneti_the_client;

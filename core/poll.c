@@ -1,8 +1,11 @@
-/* core/poll.c: progress.  One poll drains the PSHM queues, runs the
- * extended layer's progress and checks for a job-wide exit request.  When
- * processes on this host outnumber its cores, idle polls yield the CPU so
- * that the peer we wait for can run (GASNET_POLL_YIELD). */
+/* core/poll.c: progress.  One poll drains the PSHM queues, polls the verbs
+ * completion queues (send completions, arrived AMs, Requests waiting for
+ * credit), runs the extended layer's progress and checks for a job-wide
+ * exit request.  When processes on this host outnumber its cores, idle
+ * polls yield the CPU so that the peer we wait for can run
+ * (GASNET_POLL_YIELD). */
 #include "core/gasnet_core_private.h"
+#include "core/ibv/ibv.h"
 #include "core/pshm/pshm.h"
 
 #include <sched.h>
@@ -27,6 +30,7 @@ void gasnetc_poll(void)
 {
     gasnetc_exit_check();
     int n = gasnetc_pshm_poll(0);
+    n += gasnetc_ibv_poll(0);
     gasnete_progress();
     if (n == 0 && gasnetc_poll_yield) sched_yield();
 }
@@ -34,7 +38,9 @@ void gasnetc_poll(void)
 void gasnetc_poll_replies(void)
 {
     gasnetc_exit_check();
-    if (gasnetc_pshm_poll(1) == 0 && gasnetc_poll_yield) sched_yield();
+    /* Verbs Replies wait only for send completions (no handler runs). */
+    int n = gasnetc_pshm_poll(1) + gasnetc_ibv_poll(1);
+    if (n == 0 && gasnetc_poll_yield) sched_yield();
 }
 
 int gasnet_AMPoll(void)

@@ -14,6 +14,7 @@
 #ifndef GASNETC_IBV_H
 #define GASNETC_IBV_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/ibv/ports_select.h" /* GASNETC_IBV_LINK_IB / _ETH */
@@ -86,5 +87,52 @@ int gasnetc_ibv_qps_per_peer(void);
 /* Index in the ports array that QP number qp (0..qps_per_peer-1) uses:
  * QPs are dealt round-robin over the ports. */
 int gasnetc_ibv_qp_port(int qp);
+
+/* ---- the verbs AM transport (connect.c, send.c, recv.c, cq.c, seg.c) ------
+ * Design: core/ibv/README.  "Network peers" are the ranks outside this
+ * process's PSHM neighbourhood; each has GASNET_NUM_QPS connections (ceps). */
+
+#include "core/am/wire.h"
+
+/* Runs the handler of an arrived AM (core/handlers.c).  net is the
+ * connection it came on, so that a Reply goes back on it.  Returns 1 if a
+ * Request handler sent a Reply, else 0. */
+typedef int (*gasnetc_ibv_deliver_fn)(const gasnetc_am_hdr_t *hdr, void *payload, void *net);
+
+/* Collective (every rank, after gasnetc_ibv_ports_open and PSHM init): when
+ * any rank has network peers (is_local(r) == 0 for some r), creates PD/CQs
+ * per HCA, the registered buffer pools and RC QPs to every network peer,
+ * exchanges addresses through the bootstrap, brings the QPs to RTS and
+ * preposts the receive buffers.  A rank without network peers still joins
+ * the exchanges.  Fatal (one line) on any failure.  Init path only. */
+void gasnetc_ibv_connect(gasnetc_ibv_port_t *ports, int nports, uint32_t rank, uint32_t size,
+                         int (*is_local)(uint32_t), gasnetc_ibv_deliver_fn deliver);
+
+/* 1 once gasnetc_ibv_connect set up a transport on this rank.  Any context. */
+int gasnetc_ibv_active(void);
+
+/* Collective (every rank, from gex_Segment_Attach after PSHM): registers
+ * [addr, addr+size) on every HCA and exchanges the rkeys, so that Long
+ * payloads (and RMA) can be written into peers' segments.  No-op on every
+ * rank when no rank uses the network.  Init path only. */
+void gasnetc_ibv_segment_attach(void *addr, uintptr_t size);
+
+/* Sends one AM over verbs.  Request: dest is the job rank and net NULL.
+ * Reply: net is the connection the Request came on (from the deliver
+ * callback).  hdr is complete except credits; Long: hdr->dest_addr is the
+ * destination in dest's segment and payload the source.  Returns after the
+ * payload may be reused (local completion), or 1 without sending anything
+ * when immediate != 0 and a Request has no credit.  Requests may poll
+ * everything while they wait; Replies (allowed in handlers) only reap send
+ * completions.  Thread-safe. */
+int gasnetc_ibv_am_send(uint32_t dest, void *net, gasnetc_am_hdr_t *hdr, const void *payload,
+                        size_t nbytes, int immediate);
+
+/* Progress: reaps send completions, and unless replies_only, receives AMs
+ * (runs handlers) and sends Requests waiting in the credit backlog.
+ * Returns the number of completions handled.  Fatal on a failed
+ * completion.  Thread-safe (ibv_poll_cq calls serialized, see README); not
+ * from handlers unless replies_only. */
+int gasnetc_ibv_poll(int replies_only);
 
 #endif /* GASNETC_IBV_H */

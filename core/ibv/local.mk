@@ -1,14 +1,23 @@
-# core/ibv/local.mk: verbs transport (HCA/port discovery and selection so far)
-# and the in-tree probe tool of the Soft-RoCE test tier.
+# core/ibv/local.mk: verbs transport (HCA/port discovery and selection, RC
+# connections, AM send/receive with credits, segment registration), the
+# in-tree probe tool of the Soft-RoCE test tier, and the verbs integration
+# tests (tests/integration/verbs/local.mk).
 libgasnet_sources += \
 	core/ibv/ports_parse.c \
 	core/ibv/ports_select.c \
 	core/ibv/topo.c \
 	core/ibv/ports.c \
-	core/ibv/ports_report.c
+	core/ibv/ports_report.c \
+	core/ibv/pool.c \
+	core/ibv/connect.c \
+	core/ibv/seg.c \
+	core/ibv/send.c \
+	core/ibv/recv.c \
+	core/ibv/cq.c
 
 noinst_HEADERS += \
 	core/ibv/ibv.h \
+	core/ibv/ibv_internal.h \
 	core/ibv/ports_parse.h \
 	core/ibv/ports_select.h \
 	core/ibv/ports_probe.h \

@@ -1,0 +1,340 @@
+/* core/ibv/connect.c: static connection setup at gex_Client_Init.
+ *
+ * For every network peer (a rank outside the PSHM neighbourhood) and every
+ * QP index q < GASNET_NUM_QPS, one RC QP on rail gasnetc_ibv_qp_port(q),
+ * which talks to the peer's QP q on the peer's rail of the same number.
+ * Sequence (collective): agree on whether anyone needs the network and on
+ * the QP count; PD and CQs per HCA; buffer pools; QPs created and moved to
+ * INIT; the Request buffers preposted (GASNET_AM_CREDITS_PP per QP);
+ * addresses (QPN, PSN, LID, GID, MTU) exchanged with one bootstrap
+ * alltoall; RTR with the peer's address, RTS; a barrier, after which every
+ * QP of the job can receive.  Every failure is one fatal line naming the
+ * call, the peer and what to change.
+ */
+#include "core/ibv/ibv_internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+gasnetc_ibv_state_t gasnetc_ibv;
+
+int gasnetc_ibv_active(void) { return gasnetc_ibv.active; }
+
+/* What one QP tells its peer (alltoall block entry). */
+typedef struct {
+    uint32_t qpn;
+    uint32_t psn;
+    uint16_t lid;
+    uint8_t mtu; /* verbs MTU code */
+    uint8_t valid;
+    uint8_t gid[16];
+} conn_addr_t;
+
+typedef struct {
+    int sq_depth, rq_depth;
+    int inline_req; /* GASNET_INLINESEND_LIMIT */
+    int timeout, retry, rnr_retry, rd_atom;
+} qp_params_t;
+
+static void maximize_memlock(void)
+{
+    struct rlimit rl;
+    if (!GASNETI_PARAM_BOOL(GASNET_MAXIMIZE_MEMLOCK)) return;
+    if (getrlimit(RLIMIT_MEMLOCK, &rl) == 0 && rl.rlim_cur != rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        (void)setrlimit(RLIMIT_MEMLOCK, &rl); /* silently, as documented */
+    }
+}
+
+static int clamp_int(int64_t v, int lo, int hi)
+{
+    return v < lo ? lo : v > hi ? hi : (int)v;
+}
+
+static void res_init(gasnetc_ibv_res_t *r, gasnetc_ibv_hca_t *hca, int scq_depth,
+                     int rcq_depth)
+{
+    r->hca = hca;
+    r->index = hca->index;
+    r->pd = ibv_alloc_pd(hca->ctx);
+    if (!r->pd) gasneti_fatalerror("ibv_alloc_pd on %s failed: %s", hca->name, strerror(errno));
+    r->scq = ibv_create_cq(hca->ctx, scq_depth, NULL, NULL, 0);
+    r->rcq = r->scq ? ibv_create_cq(hca->ctx, rcq_depth, NULL, NULL, 0) : NULL;
+    if (!r->scq || !r->rcq)
+        gasneti_fatalerror("ibv_create_cq of %d entries on %s failed: %s (lower "
+                           "GASNET_NETWORKDEPTH_TOTAL or GASNET_AM_CREDITS_PP)",
+                           r->scq ? rcq_depth : scq_depth, hca->name, strerror(errno));
+    r->scq_avail = scq_depth;
+}
+
+static void qp_create(gasnetc_cep_t *c, const qp_params_t *qp)
+{
+    struct ibv_qp_init_attr a;
+    int inl = qp->inline_req < 0 ? 1024 : qp->inline_req;
+    for (;;) {
+        memset(&a, 0, sizeof(a));
+        a.send_cq = c->res->scq;
+        a.recv_cq = c->res->rcq;
+        a.qp_type = IBV_QPT_RC;
+        a.sq_sig_all = 0;
+        a.cap.max_send_wr = (uint32_t)qp->sq_depth;
+        a.cap.max_recv_wr = (uint32_t)qp->rq_depth;
+        a.cap.max_send_sge = 2;
+        a.cap.max_recv_sge = 1;
+        a.cap.max_inline_data = (uint32_t)inl;
+        c->qp = ibv_create_qp(c->res->pd, &a);
+        if (c->qp || inl == 0) break;
+        /* Too much inline data for this HCA: -1 asks for its maximum; an
+         * explicit value is lowered too rather than failing the job. */
+        inl = inl > 16 ? inl / 2 : 0;
+    }
+    if (!c->qp)
+        gasneti_fatalerror("ibv_create_qp (RC, %d send / %d receive WRs) on %s for rank %u "
+                           "failed: %s (lower GASNET_NETWORKDEPTH_PP or GASNET_AM_CREDITS_PP)",
+                           qp->sq_depth, qp->rq_depth, c->res->hca->name, c->rank,
+                           strerror(errno));
+    c->inline_max = a.cap.max_inline_data;
+    if (qp->inline_req >= 0 && c->inline_max > (uint32_t)qp->inline_req)
+        c->inline_max = (uint32_t)qp->inline_req;
+    c->sq_avail = qp->sq_depth;
+
+    struct ibv_qp_attr attr;
+    memset(&attr, 0, sizeof(attr));
+    attr.qp_state = IBV_QPS_INIT;
+    attr.pkey_index = c->port->pkey_index;
+    attr.port_num = (uint8_t)c->port->port_num;
+    attr.qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
+    if (ibv_modify_qp(c->qp, &attr,
+                      IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
+        gasneti_fatalerror("ibv_modify_qp(INIT) for rank %u on %s port %d failed: %s", c->rank,
+                           c->res->hca->name, c->port->port_num, strerror(errno));
+}
+
+static void qp_connect(gasnetc_cep_t *c, const conn_addr_t *peer, uint32_t my_psn,
+                       const qp_params_t *qp)
+{
+    struct ibv_qp_attr a;
+    memset(&a, 0, sizeof(a));
+    if (!peer->valid)
+        gasneti_fatalerror("rank %u sent no address for its QP %d to rank %u (inconsistent "
+                           "neighbourhoods: GASNET_SUPERNODE_MAXSIZE must be equal on all "
+                           "ranks)", c->rank, c->qpi, gasnetc_ibv.rank);
+    a.qp_state = IBV_QPS_RTR;
+    a.path_mtu = (enum ibv_mtu)(peer->mtu < c->port->mtu ? peer->mtu : c->port->mtu);
+    a.dest_qp_num = peer->qpn;
+    a.rq_psn = peer->psn;
+    a.max_dest_rd_atomic = (uint8_t)qp->rd_atom;
+    a.min_rnr_timer = 12; /* 0.64 ms; RNR never happens with credits */
+    a.ah_attr.port_num = (uint8_t)c->port->port_num;
+    a.ah_attr.dlid = peer->lid;
+    a.ah_attr.sl = c->port->sm_sl;
+    if (c->port->use_grh) {
+        a.ah_attr.is_global = 1;
+        memcpy(a.ah_attr.grh.dgid.raw, peer->gid, 16);
+        a.ah_attr.grh.sgid_index = (uint8_t)c->port->gid_index;
+        a.ah_attr.grh.hop_limit = 64;
+    }
+    if (ibv_modify_qp(c->qp, &a,
+                      IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+                          IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
+        gasneti_fatalerror("ibv_modify_qp(RTR) to rank %u (QP %d, remote qp_num 0x%x, lid %u) "
+                           "on %s port %d failed: %s (check GASNET_IBV_PORTS: both ends must "
+                           "use the same link layer)", c->rank, c->qpi, peer->qpn, peer->lid,
+                           c->res->hca->name, c->port->port_num, strerror(errno));
+    memset(&a, 0, sizeof(a));
+    a.qp_state = IBV_QPS_RTS;
+    a.timeout = (uint8_t)qp->timeout;
+    a.retry_cnt = (uint8_t)qp->retry;
+    a.rnr_retry = (uint8_t)qp->rnr_retry;
+    a.sq_psn = my_psn;
+    a.max_rd_atomic = (uint8_t)qp->rd_atom;
+    if (ibv_modify_qp(c->qp, &a,
+                      IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+                          IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC))
+        gasneti_fatalerror("ibv_modify_qp(RTS) to rank %u (QP %d) on %s failed: %s", c->rank,
+                           c->qpi, c->res->hca->name, strerror(errno));
+}
+
+/* Parameters that size queues and pools, checked against the HCAs. */
+static void read_params(qp_params_t *qp, int *scq_depth)
+{
+    const struct ibv_device_attr *d = gasnetc_ibv.res[0].hca->attr;
+    int max_wr = d->max_qp_wr, max_cqe = d->max_cqe, rd = d->max_qp_rd_atom;
+    for (int h = 1; h < gasnetc_ibv.nres; h++) {
+        d = gasnetc_ibv.res[h].hca->attr;
+        if (d->max_qp_wr < max_wr) max_wr = d->max_qp_wr;
+        if (d->max_cqe < max_cqe) max_cqe = d->max_cqe;
+        if (d->max_qp_rd_atom < rd) rd = d->max_qp_rd_atom;
+        if (d->max_qp_init_rd_atom < rd) rd = d->max_qp_init_rd_atom;
+    }
+    if (gasnetc_ibv.res[0].hca->attr->max_qp_init_rd_atom < rd)
+        rd = gasnetc_ibv.res[0].hca->attr->max_qp_init_rd_atom;
+    qp->sq_depth = clamp_int(GASNETI_PARAM_INT(GASNET_NETWORKDEPTH_PP), 1, max_wr);
+    qp->inline_req = clamp_int(GASNETI_PARAM_INT(GASNET_INLINESEND_LIMIT), -1, 1 << 20);
+    qp->timeout = (int)GASNETI_PARAM_INT(GASNET_QP_TIMEOUT);
+    qp->retry = (int)GASNETI_PARAM_INT(GASNET_QP_RETRY_COUNT);
+    qp->rnr_retry = (int)GASNETI_PARAM_INT(GASNET_QP_RNR_RETRY);
+    int64_t rda = GASNETI_PARAM_INT(GASNET_QP_RD_ATOM);
+    qp->rd_atom = rda == 0 || rda > rd ? rd : (int)rda;
+    int64_t tot = GASNETI_PARAM_INT(GASNET_NETWORKDEPTH_TOTAL);
+    *scq_depth = clamp_int(tot == 0 ? max_cqe : tot, 1, max_cqe);
+
+    char why[256];
+    int64_t creq = gasneti_param_isset(GASNETI_PARAM_GASNET_AM_CREDITS_TOTAL)
+                       ? GASNETI_PARAM_INT(GASNET_AM_CREDITS_TOTAL)
+                       : -1;
+    if (gasnetc_credit_config_resolve(&gasnetc_ibv.credit_cfg,
+                                      (int)GASNETI_PARAM_INT(GASNET_AM_CREDITS_PP),
+                                      (int)(creq > 1 << 30 ? 1 << 30 : creq),
+                                      (int)GASNETI_PARAM_INT(GASNET_AM_CREDITS_SLACK),
+                                      gasnetc_ibv.nceps ? gasnetc_ibv.nceps : 1, max_cqe, why,
+                                      sizeof(why)) != 0)
+        gasneti_fatalerror("%s", why);
+    qp->rq_depth = gasnetc_credit_rq_depth(&gasnetc_ibv.credit_cfg);
+    if (qp->rq_depth > max_wr)
+        gasneti_fatalerror("GASNET_AM_CREDITS_PP=%d needs receive queues of %d entries but the "
+                           "HCA allows %d: lower GASNET_AM_CREDITS_PP",
+                           gasnetc_ibv.credit_cfg.pp, qp->rq_depth, max_wr);
+
+    uint64_t pl = GASNETI_PARAM_SIZE(GASNET_PACKEDLONG_LIMIT);
+    size_t room = GASNETC_IBV_BUFSZ - GASNETC_AM_HDR_MAX;
+    gasnetc_ibv.packed_long_limit = pl > room ? room : (size_t)pl;
+    gasnetc_ibv.gather_min = GASNETI_PARAM_INT(GASNET_AM_GATHER_MIN);
+    const char *cfile = GASNETI_PARAM_STR(GASNET_CONNECTFILE_IN);
+    if (cfile && *cfile && gasnetc_ibv.rank == 0)
+        gasneti_warning("GASNET_CONNECTFILE_IN is not implemented yet: all peers are connected "
+                        "at startup");
+}
+
+static void pools_init(int scq_total)
+{
+    int64_t bb = GASNETI_PARAM_INT(GASNET_BBUF_COUNT);
+    int bb_limit = bb == 0 || bb > scq_total ? scq_total : (int)bb;
+    int pp = gasnetc_ibv.credit_cfg.pp;
+    int spares = gasneti_param_isset(GASNETI_PARAM_GASNET_RBUF_SPARES)
+                     ? clamp_int(GASNETI_PARAM_INT(GASNET_RBUF_SPARES), 0, 1 << 20)
+#if defined(GASNET_PAR)
+                     : 8;
+#else
+                     : 2;
+#endif
+    int reply_room = gasnetc_ibv.nceps * pp < 32 ? gasnetc_ibv.nceps * pp : 32;
+    gasnetc_ibv_pool_init(&gasnetc_ibv.desc_pool, "send descriptors", GASNETC_IBV_HBUF,
+                          sizeof(gasnetc_sdesc_t), 64, 0, scq_total < 256 ? scq_total : 256);
+    gasnetc_ibv_pool_init(&gasnetc_ibv.bbuf_pool, "bounce buffers (GASNET_BBUF_COUNT)",
+                          GASNETC_IBV_BUFSZ, sizeof(gasnetc_ibv_slot_t), 8, bb_limit, 8);
+    gasnetc_ibv_pool_init(&gasnetc_ibv.rbuf_pool, "AM receive buffers (GASNET_AM_CREDITS_PP)",
+                          GASNETC_IBV_BUFSZ, sizeof(gasnetc_rbuf_t), 16, 0,
+                          gasnetc_ibv.nceps * pp + reply_room + spares);
+}
+
+static uint32_t random_psn(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    uint64_t x = (uint64_t)ts.tv_nsec * 0x9E3779B97F4A7C15ull ^ (uint64_t)getpid() << 20 ^
+                 (uint64_t)gasnetc_ibv.rank * 0xBF58476D1CE4E5B9ull;
+    return (uint32_t)(x >> 40) & 0xffffff;
+}
+
+void gasnetc_ibv_connect(gasnetc_ibv_port_t *ports, int nports, uint32_t rank, uint32_t size,
+                         int (*is_local)(uint32_t), gasnetc_ibv_deliver_fn deliver)
+{
+    gasnetc_ibv_state_t *t = &gasnetc_ibv;
+    int32_t mine[2] = {0, gasnetc_ibv_qps_per_peer()}, *all = calloc(2 * (size_t)size, 4);
+    int npeers = 0, any = 0, nqps = 0;
+    if (!all) gasneti_fatalerror("out of memory at startup (%u ranks)", size);
+    for (uint32_t r = 0; r < size; r++) npeers += !is_local(r);
+    mine[0] = npeers > 0;
+    gasneti_boot->exchange(mine, sizeof(mine), all);
+    for (uint32_t r = 0; r < size; r++) {
+        if (!all[2 * r]) continue;
+        any = 1;
+        if (nqps && all[2 * r + 1] != nqps)
+            gasneti_fatalerror("ranks use different numbers of QPs per peer (%d and %d on rank "
+                               "%u): set GASNET_NUM_QPS, or select the same number of ports "
+                               "(GASNET_IBV_PORTS) on every rank", nqps, all[2 * r + 1], r);
+        nqps = all[2 * r + 1];
+    }
+    free(all);
+    if (!any) return;
+    maximize_memlock();
+
+    t->rank = rank;
+    t->size = size;
+    t->deliver = deliver;
+    t->ports = ports;
+    t->nports = nports;
+    t->nqps = npeers ? nqps : 0;
+    t->nres = npeers ? gasnetc_ibv_num_hcas() : 0;
+    t->nceps = npeers * t->nqps;
+    t->peer_ceps = calloc(size, sizeof(*t->peer_ceps));
+    t->peer_rr = calloc(size, sizeof(*t->peer_rr));
+    t->ceps = calloc(t->nceps ? (size_t)t->nceps : 1, sizeof(gasnetc_cep_t));
+    conn_addr_t *out = calloc((size_t)size * (nqps ? nqps : 1), sizeof(conn_addr_t));
+    conn_addr_t *in = calloc((size_t)size * (nqps ? nqps : 1), sizeof(conn_addr_t));
+    uint32_t *psn = calloc(t->nceps ? (size_t)t->nceps : 1, sizeof(uint32_t));
+    if (!t->peer_ceps || !t->peer_rr || !t->ceps || !out || !in || !psn)
+        gasneti_fatalerror("out of memory at startup (%u ranks)", size);
+
+    qp_params_t qp;
+    memset(&qp, 0, sizeof(qp));
+    if (t->nceps) {
+        int scq_depth, per_hca[GASNETC_IBV_MAX_HCAS] = {0};
+        for (int h = 0; h < t->nres; h++) t->res[h].hca = gasnetc_ibv_hca(h);
+        read_params(&qp, &scq_depth);
+        for (int q = 0; q < nqps; q++) per_hca[ports[gasnetc_ibv_qp_port(q)].hca->index] += npeers;
+        for (int h = 0; h < t->nres; h++) {
+            int want = per_hca[h] * qp.rq_depth, max = t->res[h].hca->attr->max_cqe;
+            if (want > max)
+                gasneti_fatalerror("%d receive queues of %d entries need a CQ of %d entries but "
+                                   "%s allows %d: lower GASNET_AM_CREDITS_PP", per_hca[h],
+                                   qp.rq_depth, want, t->res[h].hca->name, max);
+            res_init(&t->res[h], t->res[h].hca, scq_depth, want > 0 ? want : 1);
+        }
+        gasnetc_credit_total_init(&t->credit_total, t->credit_cfg.total);
+        pools_init(scq_depth * t->nres);
+    }
+    uint32_t base = random_psn();
+    int ci = 0;
+    for (uint32_t r = 0; r < size; r++) {
+        if (is_local(r)) continue;
+        t->peer_ceps[r] = &t->ceps[ci];
+        t->peer_rr[r] = rank; /* spreads the first Requests of all ranks over the QPs */
+        for (int q = 0; q < nqps; q++, ci++) {
+            gasnetc_cep_t *c = &t->ceps[ci];
+            c->rank = r;
+            c->qpi = q;
+            c->port = &ports[gasnetc_ibv_qp_port(q)];
+            c->res = &t->res[c->port->hca->index];
+            qp_create(c, &qp);
+            gasnetc_credit_init(&c->credit, &t->credit_cfg, &t->credit_total);
+            for (int i = 0; i < t->credit_cfg.pp; i++) gasnetc_ibv_post_rbuf(c, NULL);
+            psn[ci] = (base + (uint32_t)ci * 0x1357u) & 0xffffff;
+            conn_addr_t *a = &out[(size_t)r * nqps + q];
+            a->qpn = c->qp->qp_num;
+            a->psn = psn[ci];
+            a->lid = c->port->lid;
+            a->mtu = (uint8_t)c->port->mtu;
+            a->valid = 1;
+            memcpy(a->gid, c->port->gid, 16);
+        }
+    }
+    gasneti_boot->alltoall(out, (size_t)nqps * sizeof(conn_addr_t), in);
+    for (ci = 0; ci < t->nceps; ci++) {
+        gasnetc_cep_t *c = &t->ceps[ci];
+        qp_connect(c, &in[(size_t)c->rank * nqps + c->qpi], psn[ci], &qp);
+    }
+    free(out);
+    free(in);
+    free(psn);
+    if (t->nceps) {
+        t->active = 1;
+        gasnetc_ibv_async_start();
+    }
+    gasneti_boot->barrier(); /* every QP of the job is in RTS with its buffers posted */
+}

@@ -1,0 +1,231 @@
+/* core/ibv/cq.c: completions and progress of the verbs transport.
+ *
+ *   send CQ   every send work request is signaled; a completion gives back
+ *             its send-queue slot and CQ entry, its bounce buffer, and
+ *             either marks the descriptor DONE (the initiator waits for it)
+ *             or frees it.  Reaping never runs handlers, so it is allowed
+ *             everywhere (Replies in handlers wait this way).
+ *   recv CQ   arrived AMs (recv.c runs them).
+ *   backlog   Requests waiting for the process-wide credit total are sent
+ *             from here when credits came back from another peer.
+ *   errors    a failed completion ends the job with one line in the seed
+ *             README's form ("snd status=12(transport retry counter
+ *             exceeded) vendor_err=0x81 qp_num=0x11 hca=rxe0 op=AM_REQUEST
+ *             dest=(rank:1, qpi:0)"); an asynchronous fatal event likewise,
+ *             from a thread blocked in ibv_get_async_event.
+ *
+ * ibv_poll_cq serialization (GASNET_PAR, GASNETC_IBV_SERIALIZE_POLL_CQ):
+ * one flag per CQ taken with an atomic exchange; a thread that finds it
+ * taken skips that CQ instead of queueing on the provider's lock: the
+ * other thread is already draining it.  Completions are copied out in a
+ * batch and the flag released before any of them is processed, so
+ * handlers never run with a flag held.
+ */
+#include "core/ibv/ibv_internal.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#define SEND_BATCH 16
+#define RECV_BATCH 8
+
+#if defined(GASNET_PAR) && GASNETC_IBV_SERIALIZE_POLL_CQ
+static int cq_trylock(int *flag)
+{
+    return !__atomic_load_n(flag, __ATOMIC_RELAXED) &&
+           !__atomic_exchange_n(flag, 1, __ATOMIC_ACQUIRE);
+}
+static void cq_unlock(int *flag) { __atomic_store_n(flag, 0, __ATOMIC_RELEASE); }
+#else
+#define cq_trylock(flag) ((void)(flag), 1)
+#define cq_unlock(flag) ((void)(flag))
+#endif
+
+const char *gasnetc_ibv_cep_name(const gasnetc_cep_t *c, char *buf, size_t len)
+{
+    snprintf(buf, len, "qp_num=0x%x hca=%s dest=(rank:%u, qpi:%d)", c->qp ? c->qp->qp_num : 0,
+             c->res->hca->name, c->rank, c->qpi);
+    return buf;
+}
+
+static const char *op_name(int op)
+{
+    switch (op) {
+    case GASNETC_OP_AM_REQ: return "AM_REQUEST";
+    case GASNETC_OP_AM_REP: return "AM_REPLY";
+    case GASNETC_OP_AM_ACK: return "AM_CREDIT_REPLY";
+    default: return "AM_LONG_RDMA_WRITE";
+    }
+}
+
+static const char *status_hint(enum ibv_wc_status st)
+{
+    switch (st) {
+    case IBV_WC_RETRY_EXC_ERR:
+        return "; the peer did not acknowledge: it died, or the path between the ports is broken";
+    case IBV_WC_RNR_RETRY_EXC_ERR:
+        return "; receiver not ready: no receive buffer was posted (AM credit accounting bug; "
+               "GASNET_QP_RNR_RETRY limits the retries)";
+    case IBV_WC_REM_ACCESS_ERR:
+        return "; the peer refused the RDMA access (segment bounds or rkey)";
+    default: return "";
+    }
+}
+
+/* Ends the job for a failed completion (after leaving quietly if another
+ * rank already asked the job to exit: its departure is the likely cause). */
+static void wc_failed(const struct ibv_wc *wc, const gasnetc_cep_t *c, const char *dir,
+                      const char *op)
+{
+    gasnetc_exit_check();
+    gasneti_fatalerror("%s status=%d(%s) vendor_err=0x%x qp_num=0x%x hca=%s op=%s %s=(rank:%u, "
+                       "qpi:%d)%s", dir, (int)wc->status, ibv_wc_status_str(wc->status),
+                       wc->vendor_err, wc->qp_num, c->res->hca->name, op,
+                       dir[0] == 's' ? "dest" : "src", c->rank, c->qpi, status_hint(wc->status));
+}
+
+static void send_done(const struct ibv_wc *wc)
+{
+    gasnetc_sdesc_t *d = (gasnetc_sdesc_t *)(uintptr_t)wc->wr_id;
+    gasnetc_cep_t *c = d->cep;
+    if (__builtin_expect(wc->status != IBV_WC_SUCCESS, 0)) wc_failed(wc, c, "snd", op_name(d->op));
+    GASNETC_ATOMIC_ADD(&c->sq_avail, 1);
+    GASNETC_ATOMIC_ADD(&c->res->scq_avail, 1);
+    if (d->bbuf) {
+        gasnetc_ibv_pool_put(&gasnetc_ibv.bbuf_pool, d->bbuf);
+        d->bbuf = NULL;
+    }
+    if (d->owned) GASNETC_ATOMIC_STORE(&d->state, GASNETC_SD_DONE);
+    else gasnetc_ibv_pool_put(&gasnetc_ibv.desc_pool, &d->slot);
+}
+
+int gasnetc_ibv_reap_send(void)
+{
+    int total = 0;
+    struct ibv_wc wc[SEND_BATCH];
+    for (int h = 0; h < gasnetc_ibv.nres; h++) {
+        gasnetc_ibv_res_t *r = &gasnetc_ibv.res[h];
+        if (!cq_trylock(&r->scq_busy)) continue;
+        int n = ibv_poll_cq(r->scq, SEND_BATCH, wc);
+        cq_unlock(&r->scq_busy);
+        if (n < 0) gasneti_fatalerror("ibv_poll_cq (send CQ of %s) failed: %d", r->hca->name, n);
+        for (int i = 0; i < n; i++) send_done(&wc[i]);
+        total += n;
+    }
+    return total;
+}
+
+static int take_one(int *avail)
+{
+    if (GASNETC_ATOMIC_ADD(avail, -1) >= 0) return 1;
+    GASNETC_ATOMIC_ADD(avail, 1);
+    return 0;
+}
+
+void gasnetc_ibv_reserve_send(gasnetc_cep_t *c)
+{
+    while (!take_one(&c->sq_avail)) gasnetc_ibv_reap_send();
+    while (!take_one(&c->res->scq_avail)) gasnetc_ibv_reap_send();
+}
+
+static int poll_recv(void)
+{
+    int total = 0;
+    struct ibv_wc wc[RECV_BATCH];
+    for (int h = 0; h < gasnetc_ibv.nres; h++) {
+        gasnetc_ibv_res_t *r = &gasnetc_ibv.res[h];
+        if (!cq_trylock(&r->rcq_busy)) continue;
+        int n = ibv_poll_cq(r->rcq, RECV_BATCH, wc);
+        cq_unlock(&r->rcq_busy);
+        if (n < 0) gasneti_fatalerror("ibv_poll_cq (receive CQ of %s) failed: %d", r->hca->name, n);
+        for (int i = 0; i < n; i++) {
+            gasnetc_rbuf_t *rb = (gasnetc_rbuf_t *)(uintptr_t)wc[i].wr_id;
+            if (__builtin_expect(wc[i].status != IBV_WC_SUCCESS, 0))
+                wc_failed(&wc[i], rb->cep, "rcv", "AM_RECEIVE");
+            gasnetc_ibv_recv_one(rb, wc[i].byte_len);
+        }
+        total += n;
+    }
+    return total;
+}
+
+/* Requests blocked by the process-wide total: credits returned by one peer
+ * may be what a Request to another waits for. */
+static void drain_backlogs(void)
+{
+    for (int i = 0; i < gasnetc_ibv.nceps; i++) {
+        gasnetc_cep_t *c = &gasnetc_ibv.ceps[i];
+        if (__atomic_load_n(&c->credit.backlog_len, __ATOMIC_RELAXED) > 0)
+            gasnetc_ibv_send_chain(gasnetc_credit_drain(&c->credit));
+    }
+}
+
+int gasnetc_ibv_poll(int replies_only)
+{
+    if (!gasnetc_ibv.active) return 0;
+    int n = gasnetc_ibv_reap_send();
+    if (!replies_only) {
+        n += poll_recv();
+        if (gasnetc_credit_total_waiting(&gasnetc_ibv.credit_total) > 0) drain_backlogs();
+    }
+    return n;
+}
+
+/* ---- asynchronous events ------------------------------------------------------ */
+static int event_is_fatal(enum ibv_event_type t)
+{
+    return t == IBV_EVENT_QP_FATAL || t == IBV_EVENT_QP_REQ_ERR || t == IBV_EVENT_QP_ACCESS_ERR ||
+           t == IBV_EVENT_CQ_ERR || t == IBV_EVENT_DEVICE_FATAL || t == IBV_EVENT_SRQ_ERR;
+}
+
+static void *async_main(void *arg)
+{
+    gasnetc_ibv_res_t *r = arg;
+    struct ibv_async_event ev;
+    for (;;) {
+        if (ibv_get_async_event(r->hca->ctx, &ev)) {
+            if (errno == EINTR) continue;
+            return NULL;
+        }
+        enum ibv_event_type t = ev.event_type;
+        char where[160];
+        snprintf(where, sizeof(where), "hca=%s", r->hca->name);
+        if (t == IBV_EVENT_QP_FATAL || t == IBV_EVENT_QP_REQ_ERR || t == IBV_EVENT_QP_ACCESS_ERR) {
+            for (int i = 0; i < gasnetc_ibv.nceps; i++)
+                if (gasnetc_ibv.ceps[i].qp == ev.element.qp)
+                    gasnetc_ibv_cep_name(&gasnetc_ibv.ceps[i], where, sizeof(where));
+        } else if (t == IBV_EVENT_PORT_ERR || t == IBV_EVENT_PORT_ACTIVE) {
+            snprintf(where, sizeof(where), "hca=%s port=%d", r->hca->name, ev.element.port_num);
+        }
+        ibv_ack_async_event(&ev);
+        if (event_is_fatal(t)) {
+            gasnetc_exit_check();
+            gasneti_fatalerror("asynchronous event %d(%s) %s op=ASYNC", (int)t,
+                               ibv_event_type_str(t), where);
+        }
+        if (t == IBV_EVENT_PORT_ERR)
+            gasneti_warning("asynchronous event %s: %s is down; traffic over it will fail",
+                            ibv_event_type_str(t), where);
+    }
+}
+
+void gasnetc_ibv_async_start(void)
+{
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old); /* signals stay with the client's threads */
+    for (int h = 0; h < gasnetc_ibv.nres; h++) {
+        pthread_t tid;
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+        pthread_attr_setstacksize(&attr, 64 << 10);
+        int rc = pthread_create(&tid, &attr, async_main, &gasnetc_ibv.res[h]);
+        pthread_attr_destroy(&attr);
+        if (rc) gasneti_fatalerror("cannot start the verbs event thread: %s", strerror(rc));
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+}

@@ -1,0 +1,214 @@
+/* core/ibv/ibv_internal.h: state shared by the files of the verbs AM
+ * transport (connect.c, pool.c, send.c, recv.c, cq.c, seg.c).  Includes
+ * <infiniband/verbs.h>; nothing outside core/ibv includes this header.
+ * Design and protocol: core/ibv/README; credits: core/am/README.
+ *
+ * Objects:
+ *   res    one per opened HCA: PD, send CQ, receive CQ, segment MR
+ *   cep    one per (network peer, QP index): the RC QP, its send-queue
+ *          slots, the peer's segment rkey and the credit state of the pair
+ *   sdesc  one posted send work request (AM, hidden Reply, RDMA write);
+ *          carries a 128-byte registered area for headers and small AMs
+ *   rbuf   one receive buffer (GASNETC_IBV_BUFSZ bytes, registered)
+ *   bbuf   one bounce buffer (same size), for payloads copied before sending
+ *
+ * Locking (GASNET_PAR only; SEQ builds have none): pools have a mutex each;
+ * counters (send-queue and CQ slots, descriptor states) are atomics; credit
+ * state has its own leaf lock (core/am/credit.c); ibv_poll_cq is serialized
+ * per CQ by a try-flag (a thread that finds the CQ busy moves on).
+ */
+#ifndef GASNETC_IBV_INTERNAL_H
+#define GASNETC_IBV_INTERNAL_H
+
+#include "build-config.h"
+
+#include <infiniband/verbs.h>
+
+#include "core/am/credit.h"
+#include "core/gasnet_core_private.h"
+#include "core/ibv/ibv.h"
+
+#ifndef GASNETC_IBV_MAX_HCAS
+#define GASNETC_IBV_MAX_HCAS 1
+#endif
+/* 1 (default): one thread at a time calls ibv_poll_cq on a CQ; the others
+ * skip it instead of blocking on the provider's lock (seed README). */
+#ifndef GASNETC_IBV_SERIALIZE_POLL_CQ
+#define GASNETC_IBV_SERIALIZE_POLL_CQ 1
+#endif
+
+/* Receive and bounce buffers: a header (<= GASNETC_AM_HDR_MAX, padded to 8)
+ * plus the largest Medium payload must fit. */
+#define GASNETC_IBV_HDR_ROOM(n) (((n) + 7u) & ~(size_t)7u)
+#define GASNETC_IBV_NEED_BUF ((size_t)GASNETC_MAX_MEDIUM_LUB + GASNETC_AM_HDR_MAX)
+#define GASNETC_IBV_BUFSZ                                                                 \
+    ((size_t)GASNETC_IBV_MAX_MEDIUM >= GASNETC_IBV_NEED_BUF ? (size_t)GASNETC_IBV_MAX_MEDIUM \
+                                                            : ((GASNETC_IBV_NEED_BUF + 63) & ~(size_t)63))
+/* Registered bytes of every send descriptor (headers, Shorts, small Mediums). */
+#define GASNETC_IBV_HBUF 128
+
+/* ---- atomics that are plain operations in SEQ builds -------------------------- */
+#if defined(GASNET_PAR)
+#define GASNETC_ATOMIC_ADD(p, v) __atomic_add_fetch((p), (v), __ATOMIC_ACQ_REL)
+#define GASNETC_ATOMIC_LOAD(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define GASNETC_ATOMIC_STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#define GASNETC_ATOMIC_CAS(p, old, new) \
+    __atomic_compare_exchange_n((p), &(old), (new), 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)
+#else
+#define GASNETC_ATOMIC_ADD(p, v) (*(p) += (v))
+#define GASNETC_ATOMIC_LOAD(p) (*(p))
+#define GASNETC_ATOMIC_STORE(p, v) (*(p) = (v))
+#define GASNETC_ATOMIC_CAS(p, old, new) (*(p) == (old) ? (*(p) = (new), 1) : ((old) = *(p), 0))
+#endif
+
+/* ---- registered pools (pool.c) ------------------------------------------------ */
+/* First member of every pooled object: its registered area and the lkey of
+ * that area on each HCA. */
+typedef struct gasnetc_ibv_slot {
+    struct gasnetc_ibv_slot *next;
+    uint8_t *data;
+    uint32_t lkey[GASNETC_IBV_MAX_HCAS];
+} gasnetc_ibv_slot_t;
+
+typedef struct {
+    const char *name;  /* for messages: "receive buffers" */
+    size_t data_size;  /* registered bytes per object */
+    size_t meta_size;  /* size of the object embedding gasnetc_ibv_slot_t */
+    int grow;          /* objects added per chunk */
+    int limit;         /* most objects; 0 = no limit */
+    int count;         /* objects created */
+    gasnetc_ibv_slot_t *free;
+    gasneti_mutex_t lock;
+} gasnetc_ibv_pool_t;
+
+/* Sets up a pool and creates `initial` objects (registered on every HCA of
+ * the transport).  Fatal on failure.  Init path. */
+void gasnetc_ibv_pool_init(gasnetc_ibv_pool_t *pool, const char *name, size_t data_size,
+                           size_t meta_size, int grow, int limit, int initial);
+/* Takes an object (zeroes nothing); when the pool is empty and may_grow,
+ * grows it by one chunk unless at its limit.  Returns NULL when empty.
+ * Pool lock; handler-safe (growth registers memory: rare). */
+gasnetc_ibv_slot_t *gasnetc_ibv_pool_get(gasnetc_ibv_pool_t *pool, int may_grow);
+/* Returns an object.  Pool lock; handler-safe. */
+void gasnetc_ibv_pool_put(gasnetc_ibv_pool_t *pool, gasnetc_ibv_slot_t *slot);
+
+/* ---- per HCA --------------------------------------------------------------------- */
+typedef struct {
+    gasnetc_ibv_hca_t *hca;
+    int index;            /* 0..nres-1 (= hca->index) */
+    struct ibv_pd *pd;
+    struct ibv_cq *scq;   /* send completions (every send WR is signaled) */
+    struct ibv_cq *rcq;   /* receive completions */
+    int scq_avail;        /* atomic: free entries of scq */
+    int scq_busy, rcq_busy; /* poll serialization flags (PAR) */
+    struct ibv_mr *seg_mr; /* this process's segment, NULL before attach / size 0 */
+} gasnetc_ibv_res_t;
+
+/* ---- per connection (peer, QP index) ---------------------------------------------- */
+typedef struct gasnetc_cep {
+    struct ibv_qp *qp;
+    gasnetc_ibv_res_t *res;
+    gasnetc_ibv_port_t *port;
+    uint32_t rank;        /* the peer's job rank */
+    int qpi;              /* QP index 0..nqps-1 */
+    int sq_avail;         /* atomic: free send-queue slots */
+    uint32_t inline_max;  /* largest inline send this QP accepts */
+    uint32_t rkey;        /* the peer's segment on this HCA (after attach) */
+    gasnetc_credit_peer_t credit;
+} gasnetc_cep_t;
+
+/* ---- send descriptors ------------------------------------------------------------- */
+enum { GASNETC_SD_READY = 0, GASNETC_SD_POSTED = 1, GASNETC_SD_DONE = 2 };
+/* Operation names for error messages (op= field). */
+enum { GASNETC_OP_AM_REQ, GASNETC_OP_AM_REP, GASNETC_OP_AM_ACK, GASNETC_OP_LONG_WRITE };
+
+typedef struct gasnetc_sdesc {
+    gasnetc_ibv_slot_t slot;     /* data: GASNETC_IBV_HBUF registered bytes */
+    gasnetc_credit_node_t node;  /* backlog link (node.item = this) */
+    gasnetc_cep_t *cep;
+    gasnetc_ibv_slot_t *bbuf;    /* bounce buffer released on completion, or NULL */
+    uint8_t *hdr;                /* packed wire header (byte 3 = credits) */
+    int state;                   /* atomic: GASNETC_SD_* */
+    int owned;                   /* 1: the initiator waits for DONE and frees it */
+    uint8_t op;                  /* GASNETC_OP_* */
+    uint8_t is_write;            /* RDMA WRITE (no credit, no header) */
+    uint8_t inl;                 /* post with IBV_SEND_INLINE */
+    uint8_t nsge;
+    struct ibv_sge sge[2];
+    uint64_t raddr;              /* RDMA WRITE: remote address (rkey: cep->rkey) */
+} gasnetc_sdesc_t;
+
+typedef struct {
+    gasnetc_ibv_slot_t slot;     /* data: GASNETC_IBV_BUFSZ registered bytes */
+    gasnetc_cep_t *cep;          /* the QP it is posted on */
+} gasnetc_rbuf_t;
+
+/* ---- the transport ------------------------------------------------------------------ */
+typedef struct {
+    int active;
+    uint32_t rank, size;
+    int nres, nqps;
+    gasnetc_ibv_res_t res[GASNETC_IBV_MAX_HCAS];
+    gasnetc_ibv_port_t *ports;
+    int nports;
+    gasnetc_cep_t **peer_ceps;   /* [rank] -> nqps ceps, NULL for PSHM peers and self */
+    unsigned *peer_rr;           /* [rank] next QP index for Requests */
+    gasnetc_cep_t *ceps;         /* all of them, nceps */
+    int nceps;
+    gasnetc_credit_config_t credit_cfg;
+    gasnetc_credit_total_t credit_total;
+    gasnetc_ibv_pool_t desc_pool, bbuf_pool, rbuf_pool;
+    gasnetc_ibv_deliver_fn deliver;
+    /* parameters */
+    size_t packed_long_limit;    /* GASNET_PACKEDLONG_LIMIT, capped to the buffer */
+    int64_t gather_min;          /* GASNET_AM_GATHER_MIN; < 0 = never gather */
+    /* this process's segment (after attach) */
+    uintptr_t seg_addr, seg_size;
+} gasnetc_ibv_state_t;
+
+extern gasnetc_ibv_state_t gasnetc_ibv;
+
+/* 1 and the lkey of [p, p+n) on res when it lies in the local registered
+ * segment.  Any context. */
+static inline int gasnetc_ibv_seg_lkey(const gasnetc_ibv_res_t *res, const void *p, size_t n,
+                                       uint32_t *lkey)
+{
+    uintptr_t a = (uintptr_t)p;
+    if (!res->seg_mr || a < gasnetc_ibv.seg_addr || n > gasnetc_ibv.seg_size ||
+        a - gasnetc_ibv.seg_addr > gasnetc_ibv.seg_size - n)
+        return 0;
+    *lkey = res->seg_mr->lkey;
+    return 1;
+}
+
+/* ---- send.c ---------------------------------------------------------------------------- */
+/* Posts one receive buffer on cep's QP (a Reply buffer or the replacement
+ * of a consumed Request buffer); takes it from the pool, growing it when
+ * empty.  Handler-safe. */
+void gasnetc_ibv_post_rbuf(gasnetc_cep_t *cep, gasnetc_rbuf_t *rb);
+/* Sends the backlogged Requests of a granted chain (gasnetc_credit_receive /
+ * _drain), oldest first.  Handler-safe (waits only by reaping sends). */
+void gasnetc_ibv_send_chain(gasnetc_credit_node_t *chain);
+/* Sends a hidden credit-only Reply carrying `credits` banked credits on
+ * cep.  Handler-safe. */
+void gasnetc_ibv_send_ack(gasnetc_cep_t *cep, unsigned credits);
+
+/* ---- recv.c ---------------------------------------------------------------------------- */
+/* Handles one receive completion (status already checked): credits,
+ * replacement buffer, handler, hidden Reply.  Not in replies-only polls. */
+void gasnetc_ibv_recv_one(gasnetc_rbuf_t *rb, uint32_t byte_len);
+
+/* ---- cq.c ------------------------------------------------------------------------------ */
+/* Reaps send completions of every HCA (releases slots, bounce buffers and
+ * descriptors).  Returns how many.  Handler-safe. */
+int gasnetc_ibv_reap_send(void);
+/* Takes one send-queue slot of cep and one send-CQ entry, reaping send
+ * completions while none is free.  Handler-safe. */
+void gasnetc_ibv_reserve_send(gasnetc_cep_t *cep);
+/* Starts the thread that turns fatal asynchronous events of the HCAs into
+ * a job exit.  Init path. */
+void gasnetc_ibv_async_start(void);
+/* "hca=rxe0 qp_num=0x11 dest=(rank:1, qpi:0)"-style description of cep. */
+const char *gasnetc_ibv_cep_name(const gasnetc_cep_t *cep, char *buf, size_t len);
+
+#endif /* GASNETC_IBV_INTERNAL_H */

@@ -1,0 +1,98 @@
+/* core/ibv/recv.c: an AM arrived in a receive buffer.  The order of the
+ * steps for a Request is the one core/am/README ("Receiving a Request")
+ * requires:
+ *   1. post a replacement buffer on the same QP before anything else (from
+ *      the pool's spares; if there is none, copy the message out into a
+ *      temporary unpinned buffer and repost the received buffer itself), so
+ *      the PP Request buffers of the peer are whole again before the
+ *      handler can send anything that lets the peer send more;
+ *   2. take the piggybacked credits (and send the Requests they unblock);
+ *   3. run the handler (packed Long payloads are copied into place first);
+ *   4. no Reply sent: bank the credit, or send a hidden credit-only Reply
+ *      when the bank would pass GASNET_AM_CREDITS_SLACK;
+ *   5. give the buffer back to the pool (or free the copy).
+ * A Reply returns its Request's credit (plus piggybacked ones); a hidden
+ * Reply runs no handler.  Its buffer was posted for it before the Request
+ * was sent, so it is simply returned to the pool.
+ */
+#include "core/ibv/ibv_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void corrupt(const gasnetc_cep_t *c, uint32_t len, const char *what)
+{
+    char name[128];
+    gasneti_fatalerror("corrupted AM received (%s; %u bytes) on %s", what, len,
+                       gasnetc_ibv_cep_name(c, name, sizeof(name)));
+}
+
+/* Puts a packed Long payload in place (it must lie in my segment). */
+static void long_in_place(const gasnetc_cep_t *c, const gasnetc_am_hdr_t *h, const void *payload,
+                          uint32_t len)
+{
+    void *dst = (void *)(uintptr_t)h->dest_addr;
+    if (!gasnetc_in_segment(gasnetc_ibv.rank, dst, h->nbytes))
+        corrupt(c, len, "Long destination outside this rank's segment");
+    memcpy(dst, payload, h->nbytes);
+}
+
+void gasnetc_ibv_recv_one(gasnetc_rbuf_t *rb, uint32_t len)
+{
+    gasnetc_cep_t *c = rb->cep;
+    gasnetc_am_hdr_t h;
+    size_t hl = gasnetc_am_hdr_unpack(rb->slot.data, len, &h);
+    if (!hl) corrupt(c, len, "invalid header");
+    if (h.src_rank != c->rank) corrupt(c, len, "source rank does not match the connection");
+    size_t off = GASNETC_IBV_HDR_ROOM(hl);
+    int packed = 0;
+    switch (h.category) {
+    case GASNETC_AM_SHORT:
+        if (len > off) corrupt(c, len, "Short with payload bytes");
+        break;
+    case GASNETC_AM_MEDIUM:
+        if (len != off + h.nbytes) corrupt(c, len, "Medium length mismatch");
+        break;
+    default: /* Long: payload packed in the message, or already written by RDMA */
+        if (h.nbytes && len == off + h.nbytes) packed = 1;
+        else if (len > off) corrupt(c, len, "Long length mismatch");
+        break;
+    }
+    uint8_t *payload = rb->slot.data + off;
+
+    if (!h.is_req) {
+        gasnetc_credit_node_t *chain = gasnetc_credit_receive(&c->credit, 1, h.credits);
+        if (h.handler != GASNETC_HANDLER_CREDIT_ONLY) {
+            if (packed) long_in_place(c, &h, payload, len);
+            gasnetc_ibv.deliver(&h, h.category == GASNETC_AM_MEDIUM ? payload : NULL, c);
+        }
+        gasnetc_ibv_pool_put(&gasnetc_ibv.rbuf_pool, &rb->slot);
+        gasnetc_ibv_send_chain(chain);
+        return;
+    }
+
+    /* 1. replacement buffer */
+    uint8_t *copy = NULL;
+    gasnetc_rbuf_t *spare = (gasnetc_rbuf_t *)gasnetc_ibv_pool_get(&gasnetc_ibv.rbuf_pool, 0);
+    if (spare) {
+        gasnetc_ibv_post_rbuf(c, spare);
+    } else {
+        copy = malloc(len ? len : 1);
+        if (!copy) gasneti_fatalerror("out of memory copying a %u-byte AM", len);
+        memcpy(copy, rb->slot.data, len);
+        payload = copy + off;
+        gasnetc_ibv_post_rbuf(c, rb);
+        rb = NULL;
+    }
+    /* 2. credits */
+    gasnetc_ibv_send_chain(gasnetc_credit_receive(&c->credit, 0, h.credits));
+    /* 3. handler */
+    if (packed) long_in_place(c, &h, payload, len);
+    int replied = gasnetc_ibv.deliver(&h, h.category == GASNETC_AM_MEDIUM ? payload : NULL, c);
+    /* 4. implicit reply bookkeeping */
+    unsigned bank;
+    if (!replied && gasnetc_credit_unanswered(&c->credit, &bank)) gasnetc_ibv_send_ack(c, bank);
+    /* 5. */
+    if (rb) gasnetc_ibv_pool_put(&gasnetc_ibv.rbuf_pool, &rb->slot);
+    else free(copy);
+}

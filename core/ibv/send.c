@@ -1,0 +1,281 @@
+/* core/ibv/send.c: AM sends over verbs (Requests, Replies, hidden
+ * credit-only Replies) and the RDMA writes of large Long payloads.
+ *
+ * A message is one SEND work request: the packed wire header (core/am/
+ * wire.h), padded to 8 bytes, then the payload.  How the bytes get to the
+ * HCA, cheapest first:
+ *   inline   header+payload <= the QP's inline limit (GASNET_INLINESEND_LIMIT):
+ *            the HCA copies them at post time; nothing stays referenced.
+ *   hbuf     <= 128 bytes: copied into the descriptor's registered area.
+ *   gather   payload in the local (registered) segment and >= GASNET_AM_GATHER_MIN:
+ *            header from the hbuf, payload in place; the caller waits for the
+ *            send completion before returning (local completion).
+ *   copy     otherwise: header+payload copied into a bounce buffer.
+ * Long payloads above GASNET_PACKEDLONG_LIMIT go first by RDMA WRITE into
+ * the peer's segment (in place from the local segment, else through bounce
+ * buffers), then the header alone on the same QP: RC delivers in order, so
+ * the payload is in place before the handler runs.
+ *
+ * Requests take a credit first (core/am/credit.h); a Request without one
+ * waits in the backlog, and its caller polls until whoever receives the
+ * credit has sent it and its send completed.  Replies and hidden Replies
+ * never need credits.  Every message carries the banked credits of its
+ * connection in header byte 3, written just before posting.
+ */
+#include "core/ibv/ibv_internal.h"
+
+#include <string.h>
+
+static gasnetc_sdesc_t *desc_get(gasnetc_cep_t *c, int op)
+{
+    gasnetc_sdesc_t *d = (gasnetc_sdesc_t *)gasnetc_ibv_pool_get(&gasnetc_ibv.desc_pool, 1);
+    if (!d) gasneti_fatalerror("out of memory for send descriptors");
+    d->cep = c;
+    d->bbuf = NULL;
+    d->hdr = d->slot.data;
+    d->state = GASNETC_SD_READY;
+    d->owned = 0;
+    d->op = (uint8_t)op;
+    d->is_write = 0;
+    d->inl = 0;
+    d->nsge = 1;
+    return d;
+}
+
+/* A bounce buffer; while none is free, Requests poll everything and
+ * Replies (maybe in a handler) reap send completions only. */
+static gasnetc_ibv_slot_t *bbuf_get(int is_req)
+{
+    for (;;) {
+        gasnetc_ibv_slot_t *s = gasnetc_ibv_pool_get(&gasnetc_ibv.bbuf_pool, 1);
+        if (s) return s;
+        if (is_req) gasnetc_poll();
+        else gasnetc_ibv_reap_send();
+    }
+}
+
+static void wait_done(gasnetc_sdesc_t *d, int is_req)
+{
+    while (GASNETC_ATOMIC_LOAD(&d->state) != GASNETC_SD_DONE) {
+        if (is_req) gasnetc_poll();
+        else gasnetc_ibv_reap_send();
+    }
+    gasnetc_ibv_pool_put(&gasnetc_ibv.desc_pool, &d->slot);
+}
+
+/* Posts d (a SEND, or an RDMA WRITE).  After this, d belongs to the
+ * completion path unless d->owned. */
+static void post_desc(gasnetc_sdesc_t *d)
+{
+    gasnetc_cep_t *c = d->cep;
+    struct ibv_send_wr wr, *bad = NULL;
+    memset(&wr, 0, sizeof(wr));
+    wr.wr_id = (uintptr_t)d;
+    wr.sg_list = d->sge;
+    wr.num_sge = d->nsge;
+    wr.send_flags = IBV_SEND_SIGNALED | (d->inl ? IBV_SEND_INLINE : 0);
+    if (d->is_write) {
+        wr.opcode = IBV_WR_RDMA_WRITE;
+        wr.wr.rdma.remote_addr = d->raddr;
+        wr.wr.rdma.rkey = c->rkey;
+    } else {
+        wr.opcode = IBV_WR_SEND;
+    }
+    gasnetc_ibv_reserve_send(c);
+    /* POSTED before the post: the completion (which sets DONE) may come
+     * before ibv_post_send returns. */
+    GASNETC_ATOMIC_STORE(&d->state, GASNETC_SD_POSTED);
+    int rc = ibv_post_send(c->qp, &wr, &bad);
+    if (rc) {
+        char name[128];
+        gasneti_fatalerror("ibv_post_send failed: %s (%s, %u bytes)", strerror(rc),
+                           gasnetc_ibv_cep_name(c, name, sizeof(name)),
+                           (unsigned)(d->sge[0].length + (d->nsge > 1 ? d->sge[1].length : 0)));
+    }
+}
+
+void gasnetc_ibv_post_rbuf(gasnetc_cep_t *c, gasnetc_rbuf_t *rb)
+{
+    if (!rb) rb = (gasnetc_rbuf_t *)gasnetc_ibv_pool_get(&gasnetc_ibv.rbuf_pool, 1);
+    if (!rb) gasneti_fatalerror("out of memory for AM receive buffers");
+    rb->cep = c;
+    struct ibv_sge sge;
+    sge.addr = (uintptr_t)rb->slot.data;
+    sge.length = (uint32_t)GASNETC_IBV_BUFSZ;
+    sge.lkey = rb->slot.lkey[c->res->index];
+    struct ibv_recv_wr wr, *bad = NULL;
+    memset(&wr, 0, sizeof(wr));
+    wr.wr_id = (uintptr_t)rb;
+    wr.sg_list = &sge;
+    wr.num_sge = 1;
+    int rc = ibv_post_recv(c->qp, &wr, &bad);
+    if (rc) {
+        char name[128];
+        gasneti_fatalerror("ibv_post_recv failed: %s (%s)", strerror(rc),
+                           gasnetc_ibv_cep_name(c, name, sizeof(name)));
+    }
+}
+
+/* A granted message: post the Reply buffer if the grant asks for one,
+ * write the banked credits into the header, post. */
+static void send_granted(gasnetc_sdesc_t *d, unsigned flags)
+{
+    gasnetc_cep_t *c = d->cep;
+    if (flags & GASNETC_CREDIT_POST_RBUF) gasnetc_ibv_post_rbuf(c, NULL);
+    d->hdr[3] = (uint8_t)gasnetc_credit_piggyback(&c->credit, GASNETC_CREDIT_WIRE_MAX);
+    post_desc(d);
+}
+
+void gasnetc_ibv_send_chain(gasnetc_credit_node_t *n)
+{
+    while (n) {
+        gasnetc_credit_node_t *next = n->next; /* n may be freed once posted */
+        send_granted((gasnetc_sdesc_t *)n->item, n->flags);
+        n = next;
+    }
+}
+
+/* Lays out header (hl bytes at wire) and payload in d.  Returns 1 when the
+ * payload stays referenced in place (gather) and the caller must wait for
+ * the send completion before the source may be reused. */
+static int build_msg(gasnetc_sdesc_t *d, const uint8_t *wire, size_t hl, const void *payload,
+                     size_t n, int is_req)
+{
+    gasnetc_cep_t *c = d->cep;
+    int h = c->res->index;
+    size_t off = GASNETC_IBV_HDR_ROOM(hl), total = off + n;
+    uint32_t lkey;
+    if (total <= c->inline_max || total <= GASNETC_IBV_HBUF) {
+        memcpy(d->slot.data, wire, hl);
+        d->sge[0].addr = (uintptr_t)d->slot.data;
+        d->sge[0].lkey = d->slot.lkey[h];
+        if (total <= c->inline_max && n > GASNETC_IBV_HBUF - off) {
+            d->inl = 1; /* the payload is read at post time, in place */
+            d->sge[0].length = (uint32_t)off;
+            d->sge[1].addr = (uintptr_t)payload;
+            d->sge[1].length = (uint32_t)n;
+            d->sge[1].lkey = 0;
+            d->nsge = 2;
+        } else {
+            if (n) memcpy(d->slot.data + off, payload, n);
+            d->sge[0].length = (uint32_t)total;
+            d->inl = total <= c->inline_max;
+        }
+        return 0;
+    }
+    if (gasnetc_ibv.gather_min >= 0 && n >= (uint64_t)gasnetc_ibv.gather_min &&
+        gasnetc_ibv_seg_lkey(c->res, payload, n, &lkey)) {
+        memcpy(d->slot.data, wire, hl);
+        d->sge[0].addr = (uintptr_t)d->slot.data;
+        d->sge[0].length = (uint32_t)off;
+        d->sge[0].lkey = d->slot.lkey[h];
+        d->sge[1].addr = (uintptr_t)payload;
+        d->sge[1].length = (uint32_t)n;
+        d->sge[1].lkey = lkey;
+        d->nsge = 2;
+        return 1;
+    }
+    d->bbuf = bbuf_get(is_req);
+    d->hdr = d->bbuf->data;
+    memcpy(d->bbuf->data, wire, hl);
+    if (n) memcpy(d->bbuf->data + off, payload, n);
+    d->sge[0].addr = (uintptr_t)d->bbuf->data;
+    d->sge[0].length = (uint32_t)total;
+    d->sge[0].lkey = d->bbuf->lkey[h];
+    return 0;
+}
+
+/* RDMA WRITEs of a Long payload into the peer's segment at raddr.  Returns
+ * 1 when they read the source in place (the caller must wait for the
+ * header's completion, which follows them on the QP). */
+static int long_writes(gasnetc_cep_t *c, const void *src, size_t n, uint64_t raddr, int is_req)
+{
+    uint32_t lkey;
+    int zcopy = gasnetc_ibv_seg_lkey(c->res, src, n, &lkey);
+    size_t chunk = zcopy ? (c->port->max_msg_sz ? c->port->max_msg_sz : (1u << 30))
+                         : GASNETC_IBV_BUFSZ;
+    for (size_t off = 0; off < n; off += chunk) {
+        size_t len = n - off < chunk ? n - off : chunk;
+        gasnetc_sdesc_t *d = desc_get(c, GASNETC_OP_LONG_WRITE);
+        d->is_write = 1;
+        d->raddr = raddr + off;
+        d->sge[0].length = (uint32_t)len;
+        if (zcopy) {
+            d->sge[0].addr = (uintptr_t)src + off;
+            d->sge[0].lkey = lkey;
+        } else {
+            d->bbuf = bbuf_get(is_req);
+            memcpy(d->bbuf->data, (const uint8_t *)src + off, len);
+            d->sge[0].addr = (uintptr_t)d->bbuf->data;
+            d->sge[0].lkey = d->bbuf->lkey[c->res->index];
+        }
+        post_desc(d);
+    }
+    return zcopy;
+}
+
+void gasnetc_ibv_send_ack(gasnetc_cep_t *c, unsigned credits)
+{
+    gasnetc_am_hdr_t h;
+    uint8_t wire[GASNETC_AM_HDR_MAX];
+    memset(&h, 0, sizeof(h));
+    h.category = GASNETC_AM_SHORT;
+    h.handler = GASNETC_HANDLER_CREDIT_ONLY;
+    h.src_rank = gasnetc_ibv.rank;
+    h.credits = (uint8_t)credits;
+    size_t hl = gasnetc_am_hdr_pack(&h, wire);
+    gasnetc_sdesc_t *d = desc_get(c, GASNETC_OP_AM_ACK);
+    build_msg(d, wire, hl, NULL, 0, 0);
+    post_desc(d); /* credits already in the header: they came out of the bank */
+}
+
+static gasnetc_cep_t *pick_cep(uint32_t dest)
+{
+    gasnetc_cep_t *ceps = dest < gasnetc_ibv.size ? gasnetc_ibv.peer_ceps[dest] : NULL;
+    if (!ceps)
+        gasneti_fatalerror("no verbs connection to rank %u (it is in this process's "
+                           "shared-memory neighbourhood, or not a rank of this job)", dest);
+    if (gasnetc_ibv.nqps == 1) return ceps;
+    unsigned q = GASNETC_ATOMIC_ADD(&gasnetc_ibv.peer_rr[dest], 1u);
+    return &ceps[q % (unsigned)gasnetc_ibv.nqps];
+}
+
+int gasnetc_ibv_am_send(uint32_t dest, void *net, gasnetc_am_hdr_t *hdr, const void *payload,
+                        size_t nbytes, int immediate)
+{
+    gasnetc_cep_t *c = net ? (gasnetc_cep_t *)net : pick_cep(dest);
+    int is_req = hdr->is_req, must_wait = 0;
+    unsigned granted = 0;
+    size_t inmsg = nbytes;
+    if (is_req && immediate) {
+        granted = gasnetc_credit_try_acquire(&c->credit);
+        if (!granted) return 1;
+    }
+    if (hdr->category == GASNETC_AM_LONG && nbytes > gasnetc_ibv.packed_long_limit) {
+        must_wait = long_writes(c, payload, nbytes, hdr->dest_addr, is_req);
+        inmsg = 0;
+    }
+    uint8_t wire[GASNETC_AM_HDR_MAX];
+    hdr->credits = 0;
+    size_t hl = gasnetc_am_hdr_pack(hdr, wire);
+    if (!hl) gasneti_fatalerror("AM with an invalid header (category %u, %u args)",
+                                hdr->category, hdr->nargs);
+    gasnetc_sdesc_t *d = desc_get(c, is_req ? GASNETC_OP_AM_REQ : GASNETC_OP_AM_REP);
+    must_wait |= build_msg(d, wire, hl, inmsg ? payload : NULL, inmsg, is_req);
+    if (!is_req || granted) {
+        d->owned = must_wait;
+        send_granted(d, granted);
+    } else {
+        d->owned = 1; /* if queued, another thread may post it and its completion come back */
+        d->node.item = d;
+        unsigned f = gasnetc_credit_acquire(&c->credit, &d->node);
+        if (f == GASNETC_CREDIT_QUEUED) {
+            must_wait = 1; /* sent from a credit chain; local completion when done */
+        } else {
+            d->owned = must_wait;
+            send_granted(d, f);
+        }
+    }
+    if (must_wait) wait_done(d, is_req);
+    return 0;
+}
