@@ -52,6 +52,9 @@ def parse_args(argv):
     p.add_argument("--out", help="results directory (default BUILDDIR/tests/perf/results)")
     p.add_argument("--rounds", type=int, default=3, help="host rounds (default 3)")
     p.add_argument("--host-ranks", type=int, default=2, help="processes on the host (default 2)")
+    p.add_argument("--statistic", choices=("best", "median"), default="best",
+                   help="value compared: best repetition (default; robust on a shared "
+                        "machine) or median")
     p.add_argument("--quick", action="store_true", help="few sizes and iterations (smoke test)")
     p.add_argument("--no-host", action="store_true", help="skip the host (PSHM) phase")
     p.add_argument("--no-guest", action="store_true", help="skip the Soft-RoCE guest phase")
@@ -84,9 +87,15 @@ def median(xs):
 
 # ---- host phase ------------------------------------------------------------------------
 
+def best_of(unit, vals):
+    """The best value: the smallest time, the largest bandwidth or rate."""
+    return min(vals) if unit == "us" else max(vals)
+
+
 class Collected:
-    """Per (source program, test, size): the value of each round, or the
-    reasons why a round produced none."""
+    """Per (source program, test, size): one (median, best) pair per round
+    (median and best over that round's repetitions), or the reasons why a
+    round produced none."""
 
     def __init__(self):
         self.rounds = {}
@@ -99,7 +108,8 @@ class Collected:
             if r.get("value") is None:
                 self.failures.setdefault(key, r.get("reason") or "not run")
                 continue
-            self.rounds.setdefault(key, []).append(r["value"])
+            best = r["min"] if r.get("unit") == "us" else r["max"]
+            self.rounds.setdefault(key, []).append((r["value"], best))
             self.extra[key] = {"iters": r.get("iters", 0),
                                "faults_per_op": r.get("faults_per_op", 0.0)}
 
@@ -107,7 +117,7 @@ class Collected:
         self.failures.setdefault((source, None, None), reason)
 
     def get(self, source, test, size):
-        """(rounds list, reason)"""
+        """([(median, best)] per round, reason)"""
         vals = self.rounds.get((source, test, size))
         if vals:
             return vals, None
@@ -167,7 +177,7 @@ def host_reference(data, test, size):
         return "memcpy", vals, why, "ref-memcpy memcpy_bw size %d" % size
     if test == "put8_rate":
         vals, why = data.get("ref-memcpy", "memcpy_time", 8)
-        vals = [1.0 / v for v in vals if v > 0] if vals else None
+        vals = [(1.0 / m, 1.0 / b) for m, b in vals if m > 0 and b > 0] if vals else None
         return "memcpy 8 B", vals, why, "1 / ref-memcpy memcpy_time size 8 (copies per us)"
     if test.startswith("barrier"):
         vals, why = data.get("ref-shm-barrier", "shm_barrier_lat", 0)
@@ -269,22 +279,34 @@ def verbs_reference(raw, test, size, ranks):
 
 # ---- rows, table, file ---------------------------------------------------------------------
 
-def make_row(env, prog, test, size, ranks, ours_vals, ours_why, extra, ref):
+def summarize(unit, vals, statistic):
+    """Per-round (median, best) pairs -> {value, median, best, rounds}.
+    value is the chosen statistic: best over rounds of the per-round best,
+    or median over rounds of the per-round medians."""
+    med = median([m for m, _ in vals])
+    best = best_of(unit, [b for _, b in vals])
+    return {"value": best if statistic == "best" else med, "median": med, "best": best,
+            "rounds": [b if statistic == "best" else m for m, b in vals]}
+
+
+def make_row(env, prog, test, size, ranks, ours_vals, ours_why, extra, ref, statistic):
+    """One result row.  ours_vals / ref values: lists of per-round (median,
+    best) pairs, a plain number (derived from perftest) or None."""
     unit = cfg.unit_of(test, size)
     name, ref_vals, ref_why, derivation = ref
-    ov = median(ours_vals) if ours_vals else None
-    if isinstance(ref_vals, list):
-        rv = median(ref_vals) if ref_vals else None
-    else:
-        rv = ref_vals
-    ours = {"program": prog, "value": ov, "reason": None if ov is not None else ours_why}
+    ours = {"program": prog, "value": None, "reason": ours_why}
     if ours_vals:
-        ours.update(min=min(ours_vals), max=max(ours_vals), rounds=list(ours_vals))
+        ours.update(summarize(unit, ours_vals, statistic), reason=None)
         ours.update(extra or {})
-    refd = {"name": name, "value": rv, "reason": None if rv is not None else ref_why,
-            "derivation": derivation}
+    refd = {"name": name, "value": None, "reason": ref_why, "derivation": derivation}
     if isinstance(ref_vals, list) and ref_vals:
-        refd["rounds"] = list(ref_vals)
+        refd.update(summarize(unit, ref_vals, statistic), reason=None)
+    elif isinstance(ref_vals, (int, float)):
+        refd.update(value=ref_vals, reason=None)
+    for part in (ours, refd):
+        if part["value"] is not None and not math.isfinite(part["value"]):
+            part.update(value=None, reason="non-finite measurement")
+    ov, rv = ours["value"], refd["value"]
     ratio = ov / rv if (ov is not None and rv) else None
     row = {"env": env, "test": test, "size": size, "unit": unit, "better": cfg.better_of(unit),
            "ours": ours, "reference": refd, "ratio": ratio}
@@ -300,7 +322,7 @@ def host_rows(args, profile, data):
         vals, why = data.get(src[prog], test, size)
         extra = data.extra.get((prog, test, size))
         rows.append(make_row(HOST_ENV, prog, test, size, args.host_ranks, vals, why, extra,
-                             host_reference(data, test, size)))
+                             host_reference(data, test, size), args.statistic))
     return rows
 
 
@@ -319,7 +341,8 @@ def verbs_rows(args, raw, reason, env):
                 hit = [r for r in o["doc"].get("results", [])
                        if r["test"] == test and r["size"] == size]
                 if hit and hit[0].get("value") is not None:
-                    vals = [hit[0]["value"]]
+                    h = hit[0]
+                    vals = [(h["value"], h["min"] if h.get("unit") == "us" else h["max"])]
                     extra = {"iters": hit[0].get("iters", 0),
                              "faults_per_op": hit[0].get("faults_per_op", 0.0)}
                 else:
@@ -328,7 +351,8 @@ def verbs_rows(args, raw, reason, env):
             ref = verbs_reference(raw, test, size, args.verbs_ranks)
         else:
             ref = ("perftest", None, reason, "perftest in the same guest boot")
-        rows.append(make_row(env, prog, test, size, args.verbs_ranks, vals, why, extra, ref))
+        rows.append(make_row(env, prog, test, size, args.verbs_ranks, vals, why, extra, ref,
+                             args.statistic))
     return rows
 
 
@@ -338,10 +362,12 @@ def fmt_val(v, unit):
     return ("%.0f %s" if v >= 1000 else "%.4g %s") % (v, unit)
 
 
-def print_table(rows):
+def print_table(rows, statistic):
     print()
-    print("Ratio table: ours / reference (same run).  Times (us): > 1 is slower than the")
-    print("reference.  Bandwidths and rates: < 1 is below the reference.")
+    print("Ratio table: ours / reference, measured in the same run (%s of the repetitions)." %
+          ("best" if statistic == "best" else "median"))
+    print("Times (us): > 1 is slower than the reference.  Bandwidths and rates: < 1 is below")
+    print("the reference.")
     hdr = "%-9s %-15s %5s %15s %15s  %-22s %7s" % ("env", "test", "size", "ours", "reference",
                                                   "reference is", "ratio")
     print(hdr)
@@ -473,15 +499,15 @@ def main(argv):
            "started": started.strftime("%Y-%m-%dT%H:%M:%SZ"),
            "duration_s": time.time() - t_start, "git_commit": git_commit(args.srcdir),
            "machine": machine,
-           "options": {"rounds": args.rounds, "quick": args.quick,
+           "options": {"rounds": args.rounds, "quick": args.quick, "statistic": args.statistic,
                        "host_ranks": args.host_ranks,
                        "guest": not args.no_guest and not args.verbs_native},
            "environments": envs, "results": rows, "instruction_counts": icount,
            "notes": notes}
-    print_table(rows)
+    print_table(rows, args.statistic)
     path = os.path.join(outdir, "bench-%s.json" % stamp)
     with open(path, "w") as f:
-        json.dump(doc, f, indent=1)
+        json.dump(doc, f, indent=1, allow_nan=False)
         f.write("\n")
     with open(os.path.join(HERE, "bench.schema.json")) as f:
         schema = json.load(f)

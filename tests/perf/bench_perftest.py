@@ -14,6 +14,7 @@ and parses the client's table.  Units in the returned records:
 
 Standard library only.
 """
+import math
 import os
 import re
 import shlex
@@ -76,6 +77,8 @@ def parse(text, tool):
                 nums = [float(x) for x in fields]
             except ValueError:
                 break
+            if not all(math.isfinite(x) for x in nums):
+                return None  # e.g. "inf" when perftest's cycle clock misbehaves
             if kind(tool) == "lat" and len(nums) >= 6:
                 return {"size": int(nums[0]), "iters": int(nums[1]), "t_min_us": nums[2],
                         "t_typical_us": nums[4], "t_avg_us": nums[5]}
@@ -97,9 +100,22 @@ def iterations(tool, size, quick=False):
 
 
 def run_pair(tool, size, dev, gid_index, server_ip, port, timeout=60, iters=None,
-             server_prefix=None, quick=False):
-    """Runs one server/client pair.  Returns a record: tool, size, iters,
-    command, ok (bool), reason (str or None) and the parse() fields."""
+             server_prefix=None, quick=False, attempts=2):
+    """Runs one server/client pair, again (on port + 1000) if the first
+    attempt gave no usable result.  Returns a record: tool, size, iters,
+    command, ok (bool), reason (str or None), attempts and the parse()
+    fields."""
+    for attempt in range(1, attempts + 1):
+        rec = _run_pair_once(tool, size, dev, gid_index, server_ip,
+                             port + 1000 * (attempt - 1), timeout, iters, server_prefix, quick)
+        rec["attempts"] = attempt
+        if rec["ok"]:
+            break
+    return rec
+
+
+def _run_pair_once(tool, size, dev, gid_index, server_ip, port, timeout, iters, server_prefix,
+                   quick):
     n = iters or iterations(tool, size, quick)
     common = [tool, "-d", dev, "-s", str(size), "-n", str(n), "-p", str(port), "-F"]
     if gid_index is not None:
@@ -144,7 +160,8 @@ def run_pair(tool, size, dev, gid_index, server_ip, port, timeout=60, iters=None
     else:
         tail = [l.strip() for l in out.splitlines() if l.strip()][-2:]
         rec["reason"] = "%s -s %d failed (exit %d)%s" % (
-            tool, size, rc, (": " + " / ".join(tail)) if tail else "")
+            tool, size, rc, (": " + " / ".join(tail)) if tail else "") if rc != 0 else \
+            "%s -s %d gave no finite result line" % (tool, size)
     return rec
 
 

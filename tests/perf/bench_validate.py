@@ -168,7 +168,8 @@ def _self_test(schema):
            "duration_s": 1.0, "git_commit": None,
            "machine": {"hostname": "h", "cpus": 2, "cpu_model": "c", "kernel": "k",
                        "load_avg_start": [0, 0, 0], "load_avg_end": [0.5, 0, 0]},
-           "options": {"rounds": 1, "quick": True, "host_ranks": 2, "guest": False},
+           "options": {"rounds": 1, "quick": True, "statistic": "best", "host_ranks": 2,
+                       "guest": False},
            "environments": [{"name": "host-pshm", "description": "d", "status": "ok",
                              "reason": None, "duration_s": 1.0}],
            "results": [row], "instruction_counts": None, "notes": []}
