@@ -123,7 +123,9 @@ fh_region_t *fh_table_lookup(firehose_t *fh, int space, uintptr_t addr, uintptr_
 void fh_table_foreach_overlap(firehose_t *fh, int space, uintptr_t addr, uintptr_t end,
                               void (*fn)(firehose_t *, fh_region_t *));
 
+/* Appends r at the tail (newest) of l and marks it r->lru. */
 void fh_list_append(fh_list_t *l, fh_region_t *r);
+/* Unlinks r from l (r must be on it) and clears r->lru. */
 void fh_list_remove(fh_list_t *l, fh_region_t *r);
 
 /* New region (all list links clear, on fh->all).  Fatal if out of memory. */
@@ -139,10 +141,25 @@ void fh_region_free(firehose_t *fh, fh_region_t *r);
 int fh_grant_acquire(firehose_t *fh, uintptr_t start, size_t len, fh_region_t **out);
 /* Drops one peer's firehose on r (rref--). */
 void fh_grant_release(firehose_t *fh, fh_region_t *r);
-/* Unpins and frees every local region (fini). */
+/* Unpins and frees every local region and frees every firehose (fini). */
 void fh_local_drop_all(firehose_t *fh);
 
+/* ---- fh_remote.c ------------------------------------------------------------------- */
+
+/* firehose_release of a firehose: lref--; at 0 it joins the peer's unused
+ * FIFO.  Fatal if it is pending or not held. */
+void fh_remote_release(firehose_t *fh, fh_region_t *e);
+
 /* ---- helpers ----------------------------------------------------------------------- */
+
+/* Whether [addr, addr+len) is a usable request range: non-empty, and far
+ * enough from the top of the address space that region arithmetic cannot
+ * wrap. */
+static inline int fh_range_ok(const firehose_t *fh, uintptr_t addr, size_t len)
+{
+    uintptr_t top = UINTPTR_MAX - 2 * (uintptr_t)fh->cfg.region_max;
+    return len != 0 && addr <= top && len <= top - addr;
+}
 
 static inline uintptr_t fh_page_down(const firehose_t *fh, uintptr_t a)
 {

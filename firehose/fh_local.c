@@ -120,7 +120,7 @@ static void fill_local(firehose_request_t *req, const fh_region_t *r, uintptr_t 
 int firehose_local_pin(firehose_t *fh, uintptr_t addr, size_t len, unsigned flags,
                        firehose_request_t *req)
 {
-    if (!fh || !req || len == 0 || addr + len < addr || !fh->cfg.enabled) return FIREHOSE_BADARG;
+    if (!fh || !req || !fh_range_ok(fh, addr, len)) return FIREHOSE_BADARG;
     uintptr_t need_end = fh_need_end(fh, addr, len);
     fh_lock(fh);
     fh_region_t *r = fh_table_lookup(fh, FIREHOSE_LOCAL, addr, need_end, 0);
@@ -178,9 +178,6 @@ static void local_release(firehose_t *fh, fh_region_t *r)
         fh_list_append(&fh->lru, r); /* cached, least recently released first */
     }
 }
-
-/* Remote side of firehose_release (fh_remote.c). */
-void fh_remote_release(firehose_t *fh, fh_region_t *r);
 
 void firehose_release(firehose_t *fh, firehose_request_t *req)
 {

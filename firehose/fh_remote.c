@@ -35,7 +35,7 @@ int firehose_remote_pin(firehose_t *fh, int node, uintptr_t raddr, size_t len, u
 {
     int try_only = (flags & FIREHOSE_FLAG_TRY) != 0;
     if (!fh || !req || !fh->cfg.remote || node < 0 || node >= fh->cfg.nodes ||
-        node == fh->cfg.mynode || len == 0 || raddr + len < raddr || (!cb && !try_only))
+        node == fh->cfg.mynode || !fh_range_ok(fh, raddr, len) || (!cb && !try_only))
         return FIREHOSE_BADARG;
     const firehose_config_t *c = &fh->cfg;
     uintptr_t need_end = fh_need_end(fh, raddr, len);
@@ -129,8 +129,6 @@ int firehose_remote_pin(firehose_t *fh, int node, uintptr_t raddr, size_t len, u
     return FIREHOSE_PENDING;
 }
 
-/* Called by firehose_release (fh_local.c) with the lock held. */
-void fh_remote_release(firehose_t *fh, fh_region_t *e);
 void fh_remote_release(firehose_t *fh, fh_region_t *e)
 {
     if (e->state != FH_ST_VALID || e->lref == 0)
