@@ -70,6 +70,12 @@ def parse_args(argv):
                    help="command prefix that starts each perftest server elsewhere, e.g. "
                         "'ssh nodeB' (then also give --server-ip nodeB)")
     p.add_argument("--verbs-ranks", type=int, default=2, help="processes in the verbs phase")
+    p.add_argument("--verbs-profile", choices=sorted(cfg.PROFILES),
+                   help="sizes and iterations of the verbs phase (default: verbs, or "
+                        "verbs-quick with --quick; on real hardware: host)")
+    p.add_argument("--verbs-launcher-args", default="",
+                   help="extra gasnetrun_ibv options in the verbs phase, e.g. '-N 2' with a "
+                        "multi-host spawner")
     p.add_argument("--keep-raw", action="store_true", help="keep raw outputs and logs")
     # Internal: the in-guest (or native) verbs phase.
     p.add_argument("--verbs-inner", dest="verbs_out", help=argparse.SUPPRESS)
@@ -193,7 +199,10 @@ def verbs_phase(args, rawdir, budget_s):
     out = os.path.join(rawdir, "verbs.json")
     cmd = [sys.executable, os.path.abspath(__file__), "--verbs-inner", out,
            "--builddir", os.path.abspath(args.builddir),
-           "--verbs-ranks", str(args.verbs_ranks)]
+           "--verbs-ranks", str(args.verbs_ranks),
+           "--verbs-profile", verbs_profile_name(args)]
+    if args.verbs_launcher_args:
+        cmd.append("--verbs-launcher-args=" + args.verbs_launcher_args)
     if args.quick:
         cmd.append("--quick")
     for opt, val in (("--ib-dev", args.ib_dev), ("--gid-index", args.gid_index),
@@ -326,8 +335,12 @@ def host_rows(args, profile, data):
     return rows
 
 
+def verbs_profile_name(args):
+    return args.verbs_profile or ("verbs-quick" if args.quick else "verbs")
+
+
 def verbs_rows(args, raw, reason, env):
-    profile = cfg.PROFILES["verbs-quick" if args.quick else "verbs"]
+    profile = cfg.PROFILES[verbs_profile_name(args)]
     rows = []
     for prog, test, size in cfg.expected_rows(profile):
         vals, why, extra = None, reason, None

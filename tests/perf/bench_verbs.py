@@ -14,6 +14,7 @@ Standard library only.
 """
 import json
 import os
+import shlex
 import sys
 import time
 
@@ -33,7 +34,7 @@ def perftest_plan(profile):
     return [(tool, s) for tool in PERFTEST_ORDER for s in sorted(plan[tool])]
 
 
-def run_ours(builddir, profile, ranks, log):
+def run_ours(builddir, profile, ranks, launcher_args, log):
     """{program: {"reason": str|None, "doc": dict|None}} for our programs."""
     launcher = os.path.join(builddir, "gasnetrun_ibv")
     env = dict(os.environ)
@@ -41,7 +42,7 @@ def run_ours(builddir, profile, ranks, log):
     ours = {}
     for prog in cfg.OUR_PROGRAMS:
         path = os.path.join(builddir, "tests", "perf", prog)
-        base = [launcher, "-n", str(ranks), path]
+        base = [launcher, "-n", str(ranks)] + shlex.split(launcher_args or "") + [path]
         t0 = time.time()
         doc, reason = cfg.run_json_program(base + cfg.PROBE_ARGS[prog], profile["probe_timeout"],
                                            env, log)
@@ -76,9 +77,11 @@ def run_perftest(profile, dev, gid_index, server_ip, server_prefix, quick, log):
 def main(args):
     """Entry point of bench.py --verbs-inner.  args: the parsed bench.py
     arguments (builddir, verbs_out, quick, env_name, ib_dev, gid_index,
-    server_ip, perftest_server_prefix, verbs_ranks)."""
+    server_ip, perftest_server_prefix, verbs_ranks, verbs_profile,
+    verbs_launcher_args)."""
     t0 = time.time()
-    profile = cfg.PROFILES["verbs-quick" if args.quick else "verbs"]
+    pname = args.verbs_profile or ("verbs-quick" if args.quick else "verbs")
+    profile = cfg.PROFILES[pname]
     if args.ib_dev:
         dev, gid, ip = args.ib_dev, args.gid_index, args.server_ip or "127.0.0.1"
     else:
@@ -101,14 +104,15 @@ def main(args):
         else:
             print("bench: verbs phase on %s (gid index %s, server %s), perftest %s" %
                   (dev, gid, ip, out["perftest_version"]), flush=True)
-            out["ours"] = run_ours(args.builddir, profile, args.verbs_ranks, log)
+            out["ours"] = run_ours(args.builddir, profile, args.verbs_ranks,
+                                   args.verbs_launcher_args, log)
             if out["perftest_version"] is None:
                 out["reason"] = "perftest is not installed (contrib/install-deps.sh)"
             else:
                 out["perftest"] = run_perftest(profile, dev, gid, ip,
                                                args.perftest_server_prefix, args.quick, log)
     out["duration_s"] = time.time() - t0
-    out["profile"] = "verbs-quick" if args.quick else "verbs"
+    out["profile"] = pname
     with open(args.verbs_out, "w") as f:
         json.dump(out, f, indent=1)
     return 0
