@@ -34,8 +34,12 @@ def perftest_plan(profile):
     return [(tool, s) for tool in PERFTEST_ORDER for s in sorted(plan[tool])]
 
 
-def run_ours(builddir, profile, ranks, launcher_args, log):
-    """{program: {"reason": str|None, "doc": dict|None}} for our programs."""
+PERFTEST_RESERVE_S = 150  # kept for perftest when our programs are slow
+
+
+def run_ours(builddir, profile, ranks, launcher_args, log, deadline, save):
+    """{program: {"reason": str|None, "doc": dict|None}} for our programs.
+    Leaves PERFTEST_RESERVE_S before the deadline; save() after each."""
     launcher = os.path.join(builddir, "gasnetrun_ibv")
     env = dict(os.environ)
     env["GASNET_SUPERNODE_MAXSIZE"] = "1"
@@ -44,34 +48,48 @@ def run_ours(builddir, profile, ranks, launcher_args, log):
         path = os.path.join(builddir, "tests", "perf", prog)
         base = [launcher, "-n", str(ranks)] + shlex.split(launcher_args or "") + [path]
         t0 = time.time()
-        doc, reason = cfg.run_json_program(base + cfg.PROBE_ARGS[prog], profile["probe_timeout"],
-                                           env, log)
+        left = deadline - PERFTEST_RESERVE_S - t0
+        if left < 10:
+            ours[prog] = {"reason": "skipped: the verbs phase ran out of time", "doc": None}
+            continue
+        doc, reason = cfg.run_json_program(base + cfg.PROBE_ARGS[prog],
+                                           int(min(profile["probe_timeout"], left)), env, log)
         if reason:
             ours[prog] = {"reason": "%s: probe run %s" % (NOT_AVAILABLE, reason), "doc": None}
         else:
+            left = deadline - PERFTEST_RESERVE_S - time.time()
             args = ["--sizes", cfg.size_list(cfg.program_sizes(profile, prog))] + profile[prog]
-            doc, reason = cfg.run_json_program(base + args, profile["timeout"], env, log)
+            doc, reason = cfg.run_json_program(base + args,
+                                               int(max(10, min(profile["timeout"], left))),
+                                               env, log)
             ours[prog] = {"reason": reason and "failed over verbs: %s" % reason, "doc": doc}
+        save()
         print("bench: %-12s %s (%.1f s)" % (prog, ours[prog]["reason"] or "ok",
                                             time.time() - t0), flush=True)
     return ours
 
 
-def run_perftest(profile, dev, gid_index, server_ip, server_prefix, quick, log):
-    """Runs the plan; returns the list of perftest records."""
-    records = []
+def run_perftest(profile, dev, gid_index, server_ip, server_prefix, quick, log, deadline,
+                 records, save):
+    """Runs the plan, appending to records (save() after each run)."""
     port = 18515
     for tool, size in perftest_plan(profile):
         port += 1
-        rec = pt.run_pair(tool, size, dev, gid_index, server_ip, port, timeout=60,
-                          server_prefix=server_prefix, quick=quick)
+        left = deadline - time.time()
+        if left < 15:
+            records.append({"tool": tool, "size": size, "ok": False,
+                            "reason": "skipped: the verbs phase ran out of time"})
+            continue
+        rec = pt.run_pair(tool, size, dev, gid_index, server_ip, port,
+                          timeout=int(min(60, left / 2)), server_prefix=server_prefix,
+                          quick=quick)
         if log:
             log.write("$ %s -> %s\n" % (rec["command"], json.dumps(rec)))
             log.flush()
         status = "ok" if rec["ok"] else rec["reason"]
         print("bench: %-12s -s %-8d %s" % (tool, size, status), flush=True)
         records.append(rec)
-    return records
+        save()
 
 
 def main(args):
@@ -96,7 +114,18 @@ def main(args):
         if args.server_ip:
             ip = args.server_ip
     out = {"env": args.env_name, "device": dev, "gid_index": gid, "server_ip": ip,
-           "perftest_version": pt.version(), "ours": {}, "perftest": [], "reason": None}
+           "perftest_version": pt.version(), "ours": {}, "perftest": [], "reason": None,
+           "profile": pname}
+    deadline = t0 + args.verbs_budget
+
+    def save():
+        # Written after every step: a guest that times out keeps what ran.
+        out["duration_s"] = time.time() - t0
+        tmp = args.verbs_out + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump(out, f, indent=1)
+        os.replace(tmp, args.verbs_out)
+
     logpath = args.verbs_out + ".log"
     with open(logpath, "w") as log:
         if dev is None:
@@ -105,16 +134,13 @@ def main(args):
             print("bench: verbs phase on %s (gid index %s, server %s), perftest %s" %
                   (dev, gid, ip, out["perftest_version"]), flush=True)
             out["ours"] = run_ours(args.builddir, profile, args.verbs_ranks,
-                                   args.verbs_launcher_args, log)
+                                   args.verbs_launcher_args, log, deadline, save)
             if out["perftest_version"] is None:
                 out["reason"] = "perftest is not installed (contrib/install-deps.sh)"
             else:
-                out["perftest"] = run_perftest(profile, dev, gid, ip,
-                                               args.perftest_server_prefix, args.quick, log)
-    out["duration_s"] = time.time() - t0
-    out["profile"] = pname
-    with open(args.verbs_out, "w") as f:
-        json.dump(out, f, indent=1)
+                run_perftest(profile, dev, gid, ip, args.perftest_server_prefix, args.quick,
+                             log, deadline, out["perftest"], save)
+    save()
     return 0
 
 
