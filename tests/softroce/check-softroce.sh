@@ -8,7 +8,7 @@
 #     guest once per layout (dummy: rxe0; veth: rxe0 + rxe1) and run
 #     run-verbs-tests in it.  A failing check fails this script.
 #   * Prerequisites missing (or the guest kernel cannot be fetched): print
-#     "SKIP: <reason>" and exit 77, unless GASNET_SOFTROCE_REQUIRED=1 (CI),
+#     "SKIP: <reason>" and exit 77, unless SOFTROCE_REQUIRED=1 (CI),
 #     which turns that into a failure.
 #
 # COMMAND (optional) is the verbs integration test runner; run-verbs-tests
@@ -35,8 +35,8 @@ LAYOUTS=${SOFTROCE_LAYOUTS:-dummy veth}
 TIMEOUT=${SOFTROCE_TIMEOUT:-900}
 
 skip() {
-    if [ "${GASNET_SOFTROCE_REQUIRED:-0}" = 1 ]; then
-        echo "check-softroce: FAIL: the verbs tier cannot run but GASNET_SOFTROCE_REQUIRED=1: $*"
+    if [ "${SOFTROCE_REQUIRED:-0}" = 1 ]; then
+        echo "check-softroce: FAIL: the verbs tier cannot run but SOFTROCE_REQUIRED=1: $*"
         exit 1
     fi
     echo "SKIP: $*"
