@@ -331,8 +331,9 @@ def make_row(env, prog, test, size, ranks, ours_vals, ours_why, extra, ref, stat
     elif isinstance(ref_vals, (int, float)):
         refd.update(value=ref_vals, reason=None)
     for part in (ours, refd):
-        if part["value"] is not None and not math.isfinite(part["value"]):
-            part.update(value=None, reason="non-finite measurement")
+        v = part["value"]
+        if v is not None and (not math.isfinite(v) or v <= 0):
+            part.update(value=None, reason="unusable measurement (%r)" % v)
     ov, rv = ours["value"], refd["value"]
     ratio = ov / rv if (ov is not None and rv) else None
     row = {"env": env, "test": test, "size": size, "unit": unit, "better": cfg.better_of(unit),

@@ -77,8 +77,8 @@ def parse(text, tool):
                 nums = [float(x) for x in fields]
             except ValueError:
                 break
-            if not all(math.isfinite(x) for x in nums):
-                return None  # e.g. "inf" when perftest's cycle clock misbehaves
+            if not all(math.isfinite(x) for x in nums) or min(nums[2:5]) <= 0:
+                return None  # "inf" or 0.00: perftest's cycle clock misbehaved (TCG)
             if kind(tool) == "lat" and len(nums) >= 6:
                 return {"size": int(nums[0]), "iters": int(nums[1]), "t_min_us": nums[2],
                         "t_typical_us": nums[4], "t_avg_us": nums[5]}
@@ -161,7 +161,7 @@ def _run_pair_once(tool, size, dev, gid_index, server_ip, port, timeout, iters, 
         tail = [l.strip() for l in out.splitlines() if l.strip()][-2:]
         rec["reason"] = "%s -s %d failed (exit %d)%s" % (
             tool, size, rc, (": " + " / ".join(tail)) if tail else "") if rc != 0 else \
-            "%s -s %d gave no finite result line" % (tool, size)
+            "%s -s %d gave no usable result (non-finite or zero values)" % (tool, size)
     return rec
 
 

@@ -12,7 +12,8 @@ Two layers, both standard library only:
      schema cannot silently ask for checks that are not made.
   2. Consistency rules the schema cannot express (tests/perf/README):
      ratio = ours / reference (relative error below 1e-6) when both values
-     are numbers, null otherwise; a null value carries a reason; "better" is
+     are numbers, null otherwise; a null value carries a reason, a numeric
+     one is positive; "better" is
      "lower" for us and "higher" for MB/s and Mmsg/s; (env, test, size,
      ranks) is unique; every row's env is described in "environments".
 Prints "valid: FILE (N results)" or one line per problem ("FILE: path:
@@ -136,6 +137,8 @@ def consistency(doc):
         for side, part in (("ours", ours), ("reference", ref)):
             if part.get("value") is None and not part.get("reason"):
                 errs.append("%s.%s: value is null but no reason is given" % (p, side))
+            if isinstance(part.get("value"), (int, float)) and part["value"] <= 0:
+                errs.append("%s.%s: value %s is not positive" % (p, side, part["value"]))
         ov, rv, ratio = ours.get("value"), ref.get("value"), r.get("ratio")
         if isinstance(ov, (int, float)) and isinstance(rv, (int, float)) and rv > 0:
             if not isinstance(ratio, (int, float)) or \
@@ -183,6 +186,9 @@ def _self_test(schema):
                   lambda d: d["results"][0]["ours"].update(value=None) or
                   d["results"][0].update(ratio=None), 1))
     cases.append(("extra property", lambda d: d.update(bogus=1), 1))
+    cases.append(("zero reference",
+                  lambda d: d["results"][0]["reference"].update(value=0.0) or
+                  d["results"][0].update(ratio=None), 1))
     cases.append(("bad enum", lambda d: d["results"][0].update(unit="ms"), 1))
     cases.append(("bad date", lambda d: d.update(started="yesterday"), 1))
     cases.append(("bool is not integer", lambda d: d["machine"].update(cpus=True), 1))
