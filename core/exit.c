@@ -467,6 +467,7 @@ static int exit_coordinate(int code, int collective_possible, int *abort_job)
         if (c >= 0) return c;
     }
     if (LOAD(ex.launcher_code) >= 0) return code; /* gasnetrun_ibv ends the job already */
+    if (LOAD(ex.req_code) >= 0) return code;      /* another rank leads and asked us */
     double end = now_s() + T / 5;
     if (LOAD(ex.role) != ROLE_MEMBER) {
         /* Elected by rank 0, or rank 0 never answered: lead. */

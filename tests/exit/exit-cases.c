@@ -62,6 +62,17 @@ static void say(const char *fmt, ...)
     fflush(stdout);
 }
 
+/* "exit-start <seconds since the epoch>": run-case.sh measures the exit from
+ * the earliest such line to the end of the job. */
+static void exit_start(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    printf("rank %u: exit-start %lld.%06ld\n", (unsigned)test_rank, (long long)ts.tv_sec,
+           ts.tv_nsec / 1000);
+    fflush(stdout);
+}
+
 __attribute__((__noreturn__)) static void must_not_return(const char *where)
 {
     printf("rank %u: FAIL %s returned although the job should have ended\n",
@@ -92,6 +103,7 @@ static void exit_handler(gex_Token_t token, gex_AM_Arg_t code)
 {
     (void)token;
     say("gasnet_exit(%d) inside a Request handler", (int)code);
+    exit_start();
     gasnet_exit((int)code);
 }
 
@@ -104,6 +116,7 @@ static void pong_exit_handler(gex_Token_t token, gex_AM_Arg_t code)
 {
     (void)token;
     say("gasnet_exit(%d) inside a Reply handler", (int)code);
+    exit_start();
     gasnet_exit((int)code);
 }
 
@@ -134,6 +147,7 @@ static void last_exits(int code, void (*others)(void))
     if (test_rank != test_size - 1) others();
     sleep_s(0.2); /* let the others settle where they wait */
     say("gasnet_exit(%d)", code);
+    exit_start();
     gasnet_exit(code);
     must_not_return("gasnet_exit");
 }
@@ -162,6 +176,7 @@ static void *computer(void *arg)
 static void *exiter(void *arg)
 {
     pthread_barrier_wait(&threads_ready);
+    exit_start();
     gasnet_exit((int)(intptr_t)arg);
     must_not_return("gasnet_exit on a thread");
 }
@@ -174,6 +189,7 @@ static void par_mode(int all)
         pthread_create(&t[0], NULL, exiter, (void *)(intptr_t)3);
         pthread_create(&t[1], NULL, exiter, (void *)(intptr_t)3);
         pthread_barrier_wait(&threads_ready);
+        exit_start();
         gasnet_exit(3);
     }
     pthread_create(&t[0], NULL, poller, NULL);
@@ -188,11 +204,14 @@ static void run_mode(const char *mode)
     const gex_Rank_t last = test_size - 1;
     if (!strcmp(mode, "collective")) {
         say("goodbye-from-rank-%u", (unsigned)test_rank);
+        exit_start();
         gasnet_exit(0);
     } else if (!strcmp(mode, "collective-max")) {
+        exit_start();
         gasnet_exit((int)test_rank + 1);
     } else if (!strcmp(mode, "return")) {
         say("return-from-rank-%u", (unsigned)test_rank);
+        exit_start();
         return;
     } else if (!strcmp(mode, "barrier")) {
         signal(SIGQUIT, on_sigquit);
@@ -205,6 +224,7 @@ static void run_mode(const char *mode)
             for (gex_Rank_t r = 0; r < last; r++) gex_AM_RequestShort0(test_tm, r, H_SPIN, 0);
             sleep_s(0.3);
             say("gasnet_exit(7) while the others are in a handler");
+            exit_start();
             gasnet_exit(7);
         }
         wait_in_blockuntil();
@@ -218,6 +238,7 @@ static void run_mode(const char *mode)
         if (test_rank != last) wait_in_barrier();
         sleep_s(0.2);
         say("%s", mode);
+        exit_start();
         if (!strcmp(mode, "segv")) raise(SIGSEGV);
         if (!strcmp(mode, "sigkill")) raise(SIGKILL);
         volatile int *volatile nowhere = NULL;
@@ -232,6 +253,7 @@ static void run_mode(const char *mode)
         if (test_rank == 0) {
             sleep_s(0.3);
             say("gasnet_exit(7) while rank %u is stopped", (unsigned)last);
+            exit_start();
             gasnet_exit(7);
         }
         wait_in_barrier();
@@ -273,6 +295,7 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "early-exit") && test_rank == test_size - 1) {
         say("exit(5) before gex_Segment_Attach");
+        exit_start();
         exit(5);
     }
     CHECK_OK(gex_Segment_Attach(&test_segment, test_tm, GASNET_PAGESIZE));
