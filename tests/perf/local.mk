@@ -23,6 +23,8 @@ noinst_HEADERS += tests/perf/bench.h tests/perf/bench-gex.h
 EXTRA_DIST += \
 	tests/perf/README \
 	tests/perf/bench.py \
+	tests/perf/bench_config.py \
+	tests/perf/bench_verbs.py \
 	tests/perf/bench_perftest.py \
 	tests/perf/bench_validate.py \
 	tests/perf/bench.schema.json \
