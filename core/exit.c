@@ -81,7 +81,7 @@ static struct {
     const char *volatile stage; /* what the exit is doing (alarm message) */
     /* requests from elsewhere, -1 = none (handlers, callback thread, poll) */
     int pending;
-    int req_code, req_from, launcher_code, pshm_code;
+    int req_code, launcher_code, pshm_code;
     /* coordination */
     int role, done_code;
     uint32_t nacked;
@@ -90,7 +90,6 @@ static struct {
 } ex = {
     .timeout = 10,
     .req_code = -1,
-    .req_from = -1,
     .launcher_code = -1,
     .pshm_code = -1,
     .done_code = -1,
@@ -347,9 +346,8 @@ static void done_reqh(gex_Token_t token, gex_AM_Arg_t code)
 static void req_reqh(gex_Token_t token, gex_AM_Arg_t code)
 {
     int none = -1;
-    if (__atomic_compare_exchange_n(&ex.req_code, &none, (int)(code & 0xff), 0, __ATOMIC_ACQ_REL,
-                                    __ATOMIC_ACQUIRE))
-        STORE(ex.req_from, (int)token->src);
+    __atomic_compare_exchange_n(&ex.req_code, &none, (int)(code & 0xff), 0, __ATOMIC_ACQ_REL,
+                                __ATOMIC_ACQUIRE);
     STORE(ex.pending, 1);
     gasnetc_AM_ReplyShort(token, EXIT_HIDX_ACK, 0, 0);
 }
