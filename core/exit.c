@@ -545,6 +545,15 @@ static void exit_remote(int code, int why)
 }
 
 /* ---- entry points --------------------------------------------------------------------- */
+/* 1 once this process has started to exit (any path): transports then treat
+ * errors to peers as "peer gone" rather than fatal.  Handler- and
+ * signal-safe.  (Declaration to move to core/gasnet_core_private.h.) */
+int gasnetc_exit_in_progress(void);
+int gasnetc_exit_in_progress(void)
+{
+    return LOAD(ex.claimed);
+}
+
 void gasnet_exit(int exitcode)
 {
     if (!gasneti_init_done || !LOAD(ex.inited)) exit(exitcode);
