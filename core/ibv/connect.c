@@ -335,6 +335,7 @@ void gasnetc_ibv_connect(gasnetc_ibv_port_t *ports, int nports, uint32_t rank, u
     if (t->nceps) {
         t->active = 1;
         gasnetc_ibv_async_start();
+        gasnetc_ibv_rma_register();
     }
     gasneti_boot->barrier(); /* every QP of the job is in RTS with its buffers posted */
 }

@@ -57,6 +57,8 @@ static const char *op_name(int op)
     case GASNETC_OP_AM_REQ: return "AM_REQUEST";
     case GASNETC_OP_AM_REP: return "AM_REPLY";
     case GASNETC_OP_AM_ACK: return "AM_CREDIT_REPLY";
+    case GASNETC_OP_PUT: return "PUT";
+    case GASNETC_OP_GET: return "GET";
     default: return "AM_LONG_RDMA_WRITE";
     }
 }
@@ -94,6 +96,7 @@ static void send_done(const struct ibv_wc *wc)
     if (__builtin_expect(wc->status != IBV_WC_SUCCESS, 0)) wc_failed(wc, c, "snd", op_name(d->op));
     GASNETC_ATOMIC_ADD(&c->sq_avail, 1);
     GASNETC_ATOMIC_ADD(&c->res->scq_avail, 1);
+    if (d->done) d->done(d);
     if (d->bbuf) {
         gasnetc_ibv_pool_put(&gasnetc_ibv.bbuf_pool, d->bbuf);
         d->bbuf = NULL;

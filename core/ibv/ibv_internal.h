@@ -120,7 +120,21 @@ typedef struct gasnetc_cep {
 /* ---- send descriptors ------------------------------------------------------------- */
 enum { GASNETC_SD_READY = 0, GASNETC_SD_POSTED = 1, GASNETC_SD_DONE = 2 };
 /* Operation names for error messages (op= field). */
-enum { GASNETC_OP_AM_REQ, GASNETC_OP_AM_REP, GASNETC_OP_AM_ACK, GASNETC_OP_LONG_WRITE };
+enum {
+    GASNETC_OP_AM_REQ,
+    GASNETC_OP_AM_REP,
+    GASNETC_OP_AM_ACK,
+    GASNETC_OP_LONG_WRITE,
+    GASNETC_OP_PUT,
+    GASNETC_OP_GET
+};
+/* Work request kinds (sdesc.wr). */
+enum { GASNETC_WR_SEND, GASNETC_WR_WRITE, GASNETC_WR_READ };
+
+struct gasnetc_sdesc;
+/* Called by the completion path for a descriptor that has one (RMA), before
+ * the descriptor is released.  Any thread; must not block. */
+typedef void (*gasnetc_sdesc_done_fn)(struct gasnetc_sdesc *d);
 
 typedef struct gasnetc_sdesc {
     gasnetc_ibv_slot_t slot;     /* data: GASNETC_IBV_HBUF registered bytes */
@@ -131,11 +145,14 @@ typedef struct gasnetc_sdesc {
     int state;                   /* atomic: GASNETC_SD_* */
     int owned;                   /* 1: the initiator waits for DONE and frees it */
     uint8_t op;                  /* GASNETC_OP_* */
-    uint8_t is_write;            /* RDMA WRITE (no credit, no header) */
+    uint8_t wr;                  /* GASNETC_WR_*: SEND, or RDMA (no credit, no header) */
     uint8_t inl;                 /* post with IBV_SEND_INLINE */
     uint8_t nsge;
     struct ibv_sge sge[2];
-    uint64_t raddr;              /* RDMA WRITE: remote address (rkey: cep->rkey) */
+    uint64_t raddr;              /* RDMA: remote address (rkey: cep->rkey) */
+    gasnetc_sdesc_done_fn done;  /* NULL, or RMA completion (rma.c) */
+    void *ctx[2];                /* for done: completion counters */
+    void *copy_to;               /* for done: Get through a bounce buffer */
 } gasnetc_sdesc_t;
 
 typedef struct {
@@ -182,6 +199,17 @@ static inline int gasnetc_ibv_seg_lkey(const gasnetc_ibv_res_t *res, const void 
 }
 
 /* ---- send.c ---------------------------------------------------------------------------- */
+/* A send descriptor for cep with defaults (SEND, owned by the completion
+ * path, no bounce buffer, no callback).  Handler-safe. */
+gasnetc_sdesc_t *gasnetc_ibv_desc_get(gasnetc_cep_t *cep, int op);
+/* A bounce buffer, waiting while none is free: poll_all != 0 polls
+ * everything (not in handlers), else only reaps send completions. */
+gasnetc_ibv_slot_t *gasnetc_ibv_bbuf_get(int poll_all);
+/* Posts d (reserving a send-queue slot and a CQ entry first).  After this,
+ * d belongs to the completion path unless d->owned.  Handler-safe. */
+void gasnetc_ibv_post_desc(gasnetc_sdesc_t *d);
+/* The connection a Request (or RMA) to network peer dest uses. */
+gasnetc_cep_t *gasnetc_ibv_pick_cep(uint32_t dest);
 /* Posts one receive buffer on cep's QP (a Reply buffer or the replacement
  * of a consumed Request buffer); takes it from the pool, growing it when
  * empty.  Handler-safe. */
@@ -197,6 +225,10 @@ void gasnetc_ibv_send_ack(gasnetc_cep_t *cep, unsigned credits);
 /* Handles one receive completion (status already checked): credits,
  * replacement buffer, handler, hidden Reply.  Not in replies-only polls. */
 void gasnetc_ibv_recv_one(gasnetc_rbuf_t *rb, uint32_t byte_len);
+
+/* ---- rma.c ----------------------------------------------------------------------------- */
+/* Installs the verbs RMA transport in the extended layer.  Init path. */
+void gasnetc_ibv_rma_register(void);
 
 /* ---- cq.c ------------------------------------------------------------------------------ */
 /* Reaps send completions of every HCA (releases slots, bounce buffers and

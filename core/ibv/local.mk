@@ -13,7 +13,8 @@ libgasnet_sources += \
 	core/ibv/seg.c \
 	core/ibv/send.c \
 	core/ibv/recv.c \
-	core/ibv/cq.c
+	core/ibv/cq.c \
+	core/ibv/rma.c
 
 noinst_HEADERS += \
 	core/ibv/ibv.h \
@@ -49,3 +50,6 @@ EXTRA_DIST += \
 	tests/softroce/guest-init.sh \
 	tests/softroce/run-verbs-tests \
 	tests/softroce/check-softroce.sh
+
+# Integration tests of the verbs AM transport (flood with credit checks).
+include $(top_srcdir)/tests/integration/verbs/local.mk

@@ -26,7 +26,7 @@
 
 #include <string.h>
 
-static gasnetc_sdesc_t *desc_get(gasnetc_cep_t *c, int op)
+gasnetc_sdesc_t *gasnetc_ibv_desc_get(gasnetc_cep_t *c, int op)
 {
     gasnetc_sdesc_t *d = (gasnetc_sdesc_t *)gasnetc_ibv_pool_get(&gasnetc_ibv.desc_pool, 1);
     if (!d) gasneti_fatalerror("out of memory for send descriptors");
@@ -36,15 +36,16 @@ static gasnetc_sdesc_t *desc_get(gasnetc_cep_t *c, int op)
     d->state = GASNETC_SD_READY;
     d->owned = 0;
     d->op = (uint8_t)op;
-    d->is_write = 0;
+    d->wr = GASNETC_WR_SEND;
     d->inl = 0;
     d->nsge = 1;
+    d->done = NULL;
     return d;
 }
 
 /* A bounce buffer; while none is free, Requests poll everything and
  * Replies (maybe in a handler) reap send completions only. */
-static gasnetc_ibv_slot_t *bbuf_get(int is_req)
+gasnetc_ibv_slot_t *gasnetc_ibv_bbuf_get(int is_req)
 {
     for (;;) {
         gasnetc_ibv_slot_t *s = gasnetc_ibv_pool_get(&gasnetc_ibv.bbuf_pool, 1);
@@ -63,9 +64,7 @@ static void wait_done(gasnetc_sdesc_t *d, int is_req)
     gasnetc_ibv_pool_put(&gasnetc_ibv.desc_pool, &d->slot);
 }
 
-/* Posts d (a SEND, or an RDMA WRITE).  After this, d belongs to the
- * completion path unless d->owned. */
-static void post_desc(gasnetc_sdesc_t *d)
+void gasnetc_ibv_post_desc(gasnetc_sdesc_t *d)
 {
     gasnetc_cep_t *c = d->cep;
     struct ibv_send_wr wr, *bad = NULL;
@@ -74,12 +73,12 @@ static void post_desc(gasnetc_sdesc_t *d)
     wr.sg_list = d->sge;
     wr.num_sge = d->nsge;
     wr.send_flags = IBV_SEND_SIGNALED | (d->inl ? IBV_SEND_INLINE : 0);
-    if (d->is_write) {
-        wr.opcode = IBV_WR_RDMA_WRITE;
+    if (d->wr == GASNETC_WR_SEND) {
+        wr.opcode = IBV_WR_SEND;
+    } else {
+        wr.opcode = d->wr == GASNETC_WR_WRITE ? IBV_WR_RDMA_WRITE : IBV_WR_RDMA_READ;
         wr.wr.rdma.remote_addr = d->raddr;
         wr.wr.rdma.rkey = c->rkey;
-    } else {
-        wr.opcode = IBV_WR_SEND;
     }
     gasnetc_ibv_reserve_send(c);
     /* POSTED before the post: the completion (which sets DONE) may come
@@ -123,7 +122,7 @@ static void send_granted(gasnetc_sdesc_t *d, unsigned flags)
     gasnetc_cep_t *c = d->cep;
     if (flags & GASNETC_CREDIT_POST_RBUF) gasnetc_ibv_post_rbuf(c, NULL);
     d->hdr[3] = (uint8_t)gasnetc_credit_piggyback(&c->credit, GASNETC_CREDIT_WIRE_MAX);
-    post_desc(d);
+    gasnetc_ibv_post_desc(d);
 }
 
 void gasnetc_ibv_send_chain(gasnetc_credit_node_t *n)
@@ -175,7 +174,7 @@ static int build_msg(gasnetc_sdesc_t *d, const uint8_t *wire, size_t hl, const v
         d->nsge = 2;
         return 1;
     }
-    d->bbuf = bbuf_get(is_req);
+    d->bbuf = gasnetc_ibv_bbuf_get(is_req);
     d->hdr = d->bbuf->data;
     memcpy(d->bbuf->data, wire, hl);
     if (n) memcpy(d->bbuf->data + off, payload, n);
@@ -196,20 +195,20 @@ static int long_writes(gasnetc_cep_t *c, const void *src, size_t n, uint64_t rad
                          : GASNETC_IBV_BUFSZ;
     for (size_t off = 0; off < n; off += chunk) {
         size_t len = n - off < chunk ? n - off : chunk;
-        gasnetc_sdesc_t *d = desc_get(c, GASNETC_OP_LONG_WRITE);
-        d->is_write = 1;
+        gasnetc_sdesc_t *d = gasnetc_ibv_desc_get(c, GASNETC_OP_LONG_WRITE);
+        d->wr = GASNETC_WR_WRITE;
         d->raddr = raddr + off;
         d->sge[0].length = (uint32_t)len;
         if (zcopy) {
             d->sge[0].addr = (uintptr_t)src + off;
             d->sge[0].lkey = lkey;
         } else {
-            d->bbuf = bbuf_get(is_req);
+            d->bbuf = gasnetc_ibv_bbuf_get(is_req);
             memcpy(d->bbuf->data, (const uint8_t *)src + off, len);
             d->sge[0].addr = (uintptr_t)d->bbuf->data;
             d->sge[0].lkey = d->bbuf->lkey[c->res->index];
         }
-        post_desc(d);
+        gasnetc_ibv_post_desc(d);
     }
     return zcopy;
 }
@@ -224,12 +223,12 @@ void gasnetc_ibv_send_ack(gasnetc_cep_t *c, unsigned credits)
     h.src_rank = gasnetc_ibv.rank;
     h.credits = (uint8_t)credits;
     size_t hl = gasnetc_am_hdr_pack(&h, wire);
-    gasnetc_sdesc_t *d = desc_get(c, GASNETC_OP_AM_ACK);
+    gasnetc_sdesc_t *d = gasnetc_ibv_desc_get(c, GASNETC_OP_AM_ACK);
     build_msg(d, wire, hl, NULL, 0, 0);
-    post_desc(d); /* credits already in the header: they came out of the bank */
+    gasnetc_ibv_post_desc(d); /* credits already in the header: they came out of the bank */
 }
 
-static gasnetc_cep_t *pick_cep(uint32_t dest)
+gasnetc_cep_t *gasnetc_ibv_pick_cep(uint32_t dest)
 {
     gasnetc_cep_t *ceps = dest < gasnetc_ibv.size ? gasnetc_ibv.peer_ceps[dest] : NULL;
     if (!ceps)
@@ -243,7 +242,7 @@ static gasnetc_cep_t *pick_cep(uint32_t dest)
 int gasnetc_ibv_am_send(uint32_t dest, void *net, gasnetc_am_hdr_t *hdr, const void *payload,
                         size_t nbytes, int immediate)
 {
-    gasnetc_cep_t *c = net ? (gasnetc_cep_t *)net : pick_cep(dest);
+    gasnetc_cep_t *c = net ? (gasnetc_cep_t *)net : gasnetc_ibv_pick_cep(dest);
     int is_req = hdr->is_req, must_wait = 0;
     unsigned granted = 0;
     size_t inmsg = nbytes;
@@ -260,7 +259,7 @@ int gasnetc_ibv_am_send(uint32_t dest, void *net, gasnetc_am_hdr_t *hdr, const v
     size_t hl = gasnetc_am_hdr_pack(hdr, wire);
     if (!hl) gasneti_fatalerror("AM with an invalid header (category %u, %u args)",
                                 hdr->category, hdr->nargs);
-    gasnetc_sdesc_t *d = desc_get(c, is_req ? GASNETC_OP_AM_REQ : GASNETC_OP_AM_REP);
+    gasnetc_sdesc_t *d = gasnetc_ibv_desc_get(c, is_req ? GASNETC_OP_AM_REQ : GASNETC_OP_AM_REP);
     must_wait |= build_msg(d, wire, hl, inmsg ? payload : NULL, inmsg, is_req);
     if (!is_req || granted) {
         d->owned = must_wait;

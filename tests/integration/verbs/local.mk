@@ -1,0 +1,10 @@
+# tests/integration/verbs/local.mk: integration tests written for the verbs
+# AM transport (included from core/ibv/local.mk).  Public API only; they run
+# over PSHM on any host (tests/integration/manifest.d/softroce.manifest
+# lists none of them directly) and over verbs in the Soft-RoCE tier
+# (tests/softroce/verbs.manifest).
+INTEGRATION_TESTS += tests/integration/verbs/am-flood
+tests_integration_verbs_am_flood_SOURCES = tests/integration/verbs/am-flood.c
+tests_integration_verbs_am_flood_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
+tests_integration_verbs_am_flood_CFLAGS = $(IT_CFLAGS)
+tests_integration_verbs_am_flood_LDADD = $(TEST_SEQ_LIBS)
