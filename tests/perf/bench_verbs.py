@@ -34,7 +34,7 @@ def perftest_plan(profile):
     return [(tool, s) for tool in PERFTEST_ORDER for s in sorted(plan[tool])]
 
 
-PERFTEST_RESERVE_S = 150  # kept for perftest when our programs are slow
+PERFTEST_RESERVE_S = 200  # kept for perftest when our programs are slow
 
 
 def run_ours(builddir, profile, ranks, launcher_args, log, deadline, save):
@@ -81,8 +81,8 @@ def run_perftest(profile, dev, gid_index, server_ip, server_prefix, quick, log, 
                             "reason": "skipped: the verbs phase ran out of time"})
             continue
         rec = pt.run_pair(tool, size, dev, gid_index, server_ip, port,
-                          timeout=int(min(60, left / 2)), server_prefix=server_prefix,
-                          quick=quick)
+                          timeout=int(min(60, left / 3)), server_prefix=server_prefix,
+                          quick=quick, repeats=1 if quick else 2)
         if log:
             log.write("$ %s -> %s\n" % (rec["command"], json.dumps(rec)))
             log.flush()
