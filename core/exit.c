@@ -34,8 +34,9 @@
  * handler for it (GASNet spec); the handler may call gasnet_exit.  Fatal
  * signals print the signal with rank and host and abort the job with code
  * 128+signal; during an exit they just end the process with the exit code.
- * The exit messages travel as AMs, so they use PSHM today and the verbs
- * transport once it exists.
+ * The exit messages travel as internal AMs (indices 56..60), through PSHM
+ * or the verbs transport alike.  The launcher's own collective-exit window
+ * and kill deadline (bootstrap/README) stay as the backstop.
  */
 #include "core/gasnet_core_private.h"
 #include "core/pshm/pshm.h"
