@@ -1,60 +1,18 @@
-/* bootstrap/bootstrap.c: plugin selection and the services shared by every
- * plugin (exit timeout, job id).  See bootstrap/README. */
+/* bootstrap/bootstrap.c: the services shared by every plugin and by the
+ * launcher (exit timeout, job id, host ids).  Plugin selection is in
+ * select.c, so that the launcher, which links this file, does not pull in
+ * the plugins (and their libraries).  See bootstrap/README. */
 #include "bootstrap/bootstrap.h"
 #include "bootstrap/bootstrap_private.h"
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "other/log/log.h"
 #include "other/param/param.h"
-
-const gasneti_bootstrap_ops_t *const gasneti_bootstrap_plugins[] = {
-    &gasneti_bootstrap_local,
-    NULL,
-};
-
-const gasneti_bootstrap_ops_t *gasneti_bootstrap_find(const char *name)
-{
-    if (!name) return NULL;
-    for (size_t i = 0; gasneti_bootstrap_plugins[i]; i++)
-        if (!strcmp(gasneti_bootstrap_plugins[i]->name, name)) return gasneti_bootstrap_plugins[i];
-    return NULL;
-}
-
-char *gasneti_bootstrap_names(char *buf, size_t len)
-{
-    size_t used = 0;
-    if (!len) return buf;
-    buf[0] = '\0';
-    for (size_t i = 0; gasneti_bootstrap_plugins[i] && used < len; i++) {
-        int n = snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
-                         gasneti_bootstrap_plugins[i]->name);
-        if (n < 0) break;
-        used += (size_t)n;
-    }
-    return buf;
-}
-
-const gasneti_bootstrap_ops_t *gasneti_bootstrap_select(void)
-{
-    if (gasneti_param_isset(GASNETI_PARAM_GASNET_IBV_SPAWNER)) {
-        const char *name = GASNETI_PARAM_STR(GASNET_IBV_SPAWNER);
-        const gasneti_bootstrap_ops_t *ops = gasneti_bootstrap_find(name);
-        if (!ops) {
-            char names[128];
-            gasneti_fatalerror("GASNET_IBV_SPAWNER=%s: spawner not available in this build "
-                               "(available: %s); unset it or pick one of those",
-                               name, gasneti_bootstrap_names(names, sizeof(names)));
-        }
-        return ops;
-    }
-    for (size_t i = 0; gasneti_bootstrap_plugins[i]; i++)
-        if (gasneti_bootstrap_plugins[i]->detect()) return gasneti_bootstrap_plugins[i];
-    /* Started by hand: the local plugin runs as a singleton (rank 0 of 1). */
-    return &gasneti_bootstrap_local;
-}
 
 double gasneti_bootstrap_exittimeout(uint32_t nranks)
 {
@@ -92,6 +50,17 @@ void gasneti_bootstrap_set_jobid(const char *id)
     }
 }
 
+void gasneti_bootstrap_new_jobid(char *buf, size_t len)
+{
+    uint32_t rnd = 0;
+    if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != (ssize_t)sizeof(rnd)) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        rnd = (uint32_t)ts.tv_nsec ^ (uint32_t)ts.tv_sec * 2654435761u ^ (uint32_t)getpid();
+    }
+    snprintf(buf, len, "%ld-%08x", (long)getpid(), (unsigned)rnd);
+}
+
 const char *gasneti_bootstrap_jobid(void)
 {
     if (!jobid_buf[0]) gasneti_bootstrap_set_jobid(NULL);
@@ -122,4 +91,15 @@ uint64_t gasneti_bootstrap_host_id_for(const char *hostname, uint32_t rank, uint
         h = gasneti_bootstrap_hash(tag, (size_t)n, h);
     }
     return h;
+}
+
+uint64_t gasneti_bootstrap_host_id_here(const char *hostname, uint32_t rank, uint32_t size)
+{
+    char host[256];
+    if (!hostname || !*hostname) {
+        if (gethostname(host, sizeof(host)) != 0) strcpy(host, "localhost");
+        host[sizeof(host) - 1] = '\0';
+        hostname = host;
+    }
+    return gasneti_bootstrap_host_id_for(hostname, rank, size, GASNETI_PARAM_INT(GASNET_TEST_HOSTS));
 }

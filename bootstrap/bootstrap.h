@@ -3,7 +3,9 @@
  * A bootstrap plugin knows how this process was started (by gasnetrun_ibv's
  * local spawner, by ssh, by mpirun, by a PMIx server) and offers the few
  * collectives the core needs before its own network is up.  It never touches
- * verbs.  Plugins: local (bootstrap/local), later ssh, mpi, pmi.
+ * verbs.  Plugins: local and ssh (bootstrap/local: ranks of gasnetrun_ibv,
+ * whose ssh spawner forks them through a launcher on each host), pmi
+ * (bootstrap/pmi, PMIx), mpi (bootstrap/mpi, in its own library).
  *
  * Collectives are called by every rank, in the same order, from one thread.
  * Each blocks at most GASNET_BOOTSTRAP_TIMEOUT seconds and then ends the
@@ -64,17 +66,26 @@ typedef struct gasneti_bootstrap_ops {
  * plugin in singleton mode (rank 0 of 1).  Never returns NULL. */
 const gasneti_bootstrap_ops_t *gasneti_bootstrap_select(void);
 
+/* The plugins.  local: ranks forked by gasnetrun_ibv on this host (or run
+ * by hand: singleton).  ssh: ranks forked by a gasnetrun_ibv node of an ssh
+ * job (same channel; never a singleton).  pmi: PMIx (only when configure
+ * found libpmix).  mpi: MPI, defined in libgasnet-ibv-mpi-spawner.a and
+ * referenced weakly: its address is NULL in programs not linked with it. */
 extern const gasneti_bootstrap_ops_t gasneti_bootstrap_local;
+extern const gasneti_bootstrap_ops_t gasneti_bootstrap_ssh;
+extern const gasneti_bootstrap_ops_t gasneti_bootstrap_pmi;
+extern const gasneti_bootstrap_ops_t gasneti_bootstrap_mpi;
 
-/* The plugins built into this library, in detection order, NULL-terminated.
- * Used by gasneti_bootstrap_select and to list names in error messages. */
+/* The plugins available in this program, in detection order (local, ssh,
+ * pmi, mpi), NULL-terminated.  Used by gasneti_bootstrap_select and to list
+ * names in error messages. */
 extern const gasneti_bootstrap_ops_t *const gasneti_bootstrap_plugins[];
 
 /* Looks a plugin up by name ("local"); NULL when this build has none by that
  * name.  Thread-safe. */
 const gasneti_bootstrap_ops_t *gasneti_bootstrap_find(const char *name);
 
-/* Writes the names of the built-in plugins, comma-separated ("local"), into
+/* Writes the names of the built-in plugins, comma-separated ("local, ssh"), into
  * buf (always NUL-terminated).  Returns buf.  Thread-safe. */
 char *gasneti_bootstrap_names(char *buf, size_t len);
 

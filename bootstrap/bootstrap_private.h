@@ -25,4 +25,12 @@ uint64_t gasneti_bootstrap_hash(const void *data, size_t len, uint64_t seed);
 uint64_t gasneti_bootstrap_host_id_for(const char *hostname, uint32_t rank, uint32_t size,
                                        int64_t test_hosts);
 
+/* The host id of this process (rank of size): hostname, or this machine's
+ * name when NULL or empty, with the GASNET_TEST_HOSTS split applied.  Needs
+ * the parameters loaded. */
+uint64_t gasneti_bootstrap_host_id_here(const char *hostname, uint32_t rank, uint32_t size);
+
+/* Writes a fresh job id "<pid>-<8 hex digits>" (random) into buf. */
+void gasneti_bootstrap_new_jobid(char *buf, size_t len);
+
 #endif /* GASNETI_BOOTSTRAP_PRIVATE_H */

@@ -1,8 +1,9 @@
 # bootstrap/local.mk: job setup (the bootstrap ops table and its plugins) and
 # the launcher gasnetrun_ibv (contrib/launcher), which is the other end of
-# the local plugin.  Design: bootstrap/README.
+# the local and ssh plugins.  Design: bootstrap/README.
 libgasnet_sources += \
 	bootstrap/bootstrap.c \
+	bootstrap/select.c \
 	bootstrap/local/proto.c \
 	bootstrap/local/channel.c \
 	bootstrap/local/local.c
@@ -12,15 +13,55 @@ noinst_HEADERS += \
 	bootstrap/local/proto.h \
 	bootstrap/local/channel.h \
 	contrib/launcher/launcher.h \
+	contrib/launcher/setup.h \
 	tests/unit/test-bootstrap.h
-EXTRA_DIST += bootstrap/README
+EXTRA_DIST += bootstrap/README bootstrap/mpi/mpi.c bootstrap/pmi/pmi.c
 
-# The launcher takes the frame codec, parameters and logging from the SEQ
-# library (only those objects are linked in).
+# pmi plugin: libpmix is a plain C library, so the plugin is part of the
+# main libraries and every client links libpmix (GASNET_DEPLIBS also feeds
+# the installed .mak/.pc files).
+if HAVE_PMIX
+libgasnet_sources += bootstrap/pmi/pmi.c
+endif
+LIB_CPPFLAGS += $(PMIX_CPPFLAGS)
+GASNET_DEPLIBS += $(PMIX_LIBS)
+
+# mpi plugin: compiled with $(MPICC) into its own library, so that the main
+# libraries never depend on MPI.  A program that wants the mpi spawner links
+# with $(MPICC) and adds
+#   -Wl,-u,gasneti_bootstrap_mpi -lgasnet-ibv-mpi-spawner
+# before the main library (bootstrap/README, "The mpi plugin and MPI
+# linkage").  One library serves SEQ and PAR clients: the plugin uses only
+# thread-model-neutral internals.
+if HAVE_MPI
+lib_LIBRARIES += libgasnet-ibv-mpi-spawner.a
+libgasnet_ibv_mpi_spawner_a_SOURCES =
+libgasnet_ibv_mpi_spawner_a_LIBADD = bootstrap/mpi/mpi-spawner.$(OBJEXT)
+libgasnet_ibv_mpi_spawner_a_DEPENDENCIES = bootstrap/mpi/mpi-spawner.$(OBJEXT)
+BOOTSTRAP_MPI_DEPS = $(srcdir)/bootstrap/mpi/mpi.c $(srcdir)/bootstrap/bootstrap.h \
+	$(srcdir)/bootstrap/bootstrap_private.h $(srcdir)/other/log/log.h \
+	$(srcdir)/other/param/param.h $(srcdir)/other/param/params.def \
+	$(srcdir)/other/param/params-spawn.def
+bootstrap/mpi/mpi-spawner.$(OBJEXT): $(BOOTSTRAP_MPI_DEPS)
+	@$(MKDIR_P) bootstrap/mpi
+	$(AM_V_CC)$(MPICC) $(LIB_CPPFLAGS) -DGASNET_SEQ $(CPPFLAGS) $(LIB_CFLAGS) $(CFLAGS) \
+	    -c -o $@ $(srcdir)/bootstrap/mpi/mpi.c
+CLEANFILES += bootstrap/mpi/mpi-spawner.$(OBJEXT)
+endif
+
+# The launcher takes the frame codec, parameters, logging and the shared
+# bootstrap services from the SEQ library (only those objects are linked in:
+# it never references the plugin table, so no plugin library is needed).
 bin_PROGRAMS += gasnetrun_ibv
 gasnetrun_ibv_SOURCES = \
 	contrib/launcher/main.c \
+	contrib/launcher/conn.c \
 	contrib/launcher/spawn_local.c \
+	contrib/launcher/spawn_ssh.c \
+	contrib/launcher/spawn_mpi.c \
+	contrib/launcher/link.c \
+	contrib/launcher/node.c \
+	contrib/launcher/setup.c \
 	contrib/launcher/hub.c \
 	contrib/launcher/hub_coll.c
 gasnetrun_ibv_CPPFLAGS = $(AM_CPPFLAGS) -DGASNET_SEQ -D_GNU_SOURCE
@@ -32,7 +73,7 @@ check_PROGRAMS += tests/unit/bootstrap-child
 tests_unit_bootstrap_child_SOURCES = tests/unit/bootstrap-child.c
 tests_unit_bootstrap_child_CPPFLAGS = $(TEST_SEQ_CPPFLAGS) -D_GNU_SOURCE
 tests_unit_bootstrap_child_CFLAGS = $(GASNETI_WARN_CFLAGS)
-tests_unit_bootstrap_child_LDADD = libgasnet-ibv-seq.a $(LIBS)
+tests_unit_bootstrap_child_LDADD = libgasnet-ibv-seq.a $(PMIX_LIBS) $(LIBS)
 
 # Frame codec, host ids and selection in-process; then real jobs through
 # gasnetrun_ibv running bootstrap-child (collectives, exit codes, signals).
@@ -40,6 +81,6 @@ UNIT_TESTS += tests/unit/test-bootstrap
 tests_unit_test_bootstrap_SOURCES = tests/unit/test-bootstrap.c tests/unit/test-bootstrap-jobs.c
 tests_unit_test_bootstrap_CPPFLAGS = $(TEST_SEQ_CPPFLAGS) -D_GNU_SOURCE
 tests_unit_test_bootstrap_CFLAGS = $(GASNETI_WARN_CFLAGS)
-tests_unit_test_bootstrap_LDADD = libgasnet-ibv-seq.a $(LIBS)
+tests_unit_test_bootstrap_LDADD = libgasnet-ibv-seq.a $(PMIX_LIBS) $(LIBS)
 EXTRA_tests_unit_test_bootstrap_DEPENDENCIES = gasnetrun_ibv$(EXEEXT) \
 	tests/unit/bootstrap-child$(EXEEXT)

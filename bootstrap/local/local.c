@@ -1,11 +1,14 @@
-/* bootstrap/local/local.c: the `local` bootstrap plugin, the rank side of
- * gasnetrun_ibv's local spawner.
+/* bootstrap/local/local.c: the `local` and `ssh` bootstrap plugins, the
+ * rank side of gasnetrun_ibv.
  *
  * Under the launcher, GASNETRUN_FD/RANK/SIZE/JOBID name this rank's socket
  * to the launcher's hub and its place in the job; every collective is one
  * request frame and one result frame (bootstrap/README).  Without those
- * variables the plugin runs as a singleton: rank 0 of 1, every collective a
- * local copy.
+ * variables the local plugin runs as a singleton: rank 0 of 1, every
+ * collective a local copy.  The ssh plugin is the same channel: under the
+ * ssh spawner a gasnetrun_ibv node on each host forks its ranks exactly as
+ * the local spawner does and relays their frames to the job's root; it only
+ * refuses to run as a singleton and is never auto-detected (local is).
  */
 #include <errno.h>
 #include <limits.h>
@@ -47,14 +50,6 @@ static int bsl_detect(void)
     return gasneti_param_isset(GASNETI_PARAM_GASNETRUN_FD);
 }
 
-static uint64_t compute_host_id(void)
-{
-    char host[256];
-    if (gethostname(host, sizeof(host)) != 0) strcpy(host, "localhost");
-    host[sizeof(host) - 1] = '\0';
-    return gasneti_bootstrap_host_id_for(host, bsl.rank, bsl.size,
-                                         GASNETI_PARAM_INT(GASNET_TEST_HOSTS));
-}
 
 #define HINT "(set by gasnetrun_ibv for its children; start the program with gasnetrun_ibv -n N)"
 
@@ -124,10 +119,27 @@ static int bsl_init(int *argc, char ***argv, uint32_t *rank, uint32_t *size,
         unsetenv("GASNETRUN_SIZE");
         unsetenv("GASNETRUN_JOBID");
     }
-    bsl.host_id = compute_host_id();
+    bsl.host_id = gasneti_bootstrap_host_id_here(NULL, bsl.rank, bsl.size);
     *rank = bsl.rank;
     *size = bsl.size;
     return 0;
+}
+
+static int bss_detect(void)
+{
+    return 0; /* ssh ranks carry GASNETRUN_FD: local detects them */
+}
+
+static int bss_init(int *argc, char ***argv, uint32_t *rank, uint32_t *size,
+                    gasneti_bootstrap_exit_cb_t exit_cb)
+{
+    if (!bsl_detect()) {
+        bsl_error("GASNET_IBV_SPAWNER=ssh but this process was not started by gasnetrun_ibv's "
+                  "ssh spawner (GASNETRUN_FD is unset); start it with "
+                  "gasnetrun_ibv -spawner=ssh -n N prog");
+        return -1;
+    }
+    return bsl_init(argc, argv, rank, size, exit_cb);
 }
 
 static uint64_t bsl_host_id(void)
@@ -211,6 +223,20 @@ const gasneti_bootstrap_ops_t gasneti_bootstrap_local = {
     .name = "local",
     .detect = bsl_detect,
     .init = bsl_init,
+    .host_id = bsl_host_id,
+    .barrier = bsl_barrier,
+    .exchange = bsl_exchange,
+    .broadcast = bsl_broadcast,
+    .alltoall = bsl_alltoall,
+    .notify_exit = bsl_notify_exit,
+    .abort = bsl_abort,
+    .fini = bsl_fini,
+};
+
+const gasneti_bootstrap_ops_t gasneti_bootstrap_ssh = {
+    .name = "ssh",
+    .detect = bss_detect,
+    .init = bss_init,
     .host_id = bsl_host_id,
     .barrier = bsl_barrier,
     .exchange = bsl_exchange,

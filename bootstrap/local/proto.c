@@ -21,12 +21,25 @@ const char *gasneti_bsp_type_name(uint32_t type)
     }
 }
 
-int gasneti_bsp_type_valid(uint32_t type, int to_hub)
+int gasneti_bsp_type_valid(uint32_t type, int dir)
 {
-    if (to_hub) return type >= GASNETI_BSP_BARRIER && type <= GASNETI_BSP_ABORT;
-    if (type == GASNETI_BSP_EXIT) return 1;
-    return (type & GASNETI_BSP_RESULT) && (type & ~GASNETI_BSP_RESULT) >= GASNETI_BSP_BARRIER &&
-           (type & ~GASNETI_BSP_RESULT) <= GASNETI_BSP_ALLTOALL;
+    switch (dir) {
+    case GASNETI_BSP_DIR_HUB: return type >= GASNETI_BSP_BARRIER && type <= GASNETI_BSP_ABORT;
+    case GASNETI_BSP_DIR_DOWN: return type >= GASNETI_BSP_SETUP && type <= GASNETI_BSP_KILL;
+    case GASNETI_BSP_DIR_UP: return type >= GASNETI_BSP_FROM_RANK && type <= GASNETI_BSP_OUTPUT;
+    default:
+        if (type == GASNETI_BSP_EXIT) return 1;
+        return (type & GASNETI_BSP_RESULT) &&
+               (type & ~GASNETI_BSP_RESULT) >= GASNETI_BSP_BARRIER &&
+               (type & ~GASNETI_BSP_RESULT) <= GASNETI_BSP_ALLTOALL;
+    }
+}
+
+/* Largest payload a receiver of direction dir accepts. */
+static uint32_t max_payload(int dir)
+{
+    return dir >= GASNETI_BSP_DIR_DOWN ? GASNETI_BSP_MAX_PAYLOAD + GASNETI_BSP_LINK_SLACK
+                                       : GASNETI_BSP_MAX_PAYLOAD;
 }
 
 void gasneti_bsp_put32(void *p, uint32_t v)
@@ -53,10 +66,10 @@ void gasneti_bsp_hdr_unpack(const void *hdr, uint32_t *type, uint32_t *len)
     *len = gasneti_bsp_get32((const unsigned char *)hdr + 4);
 }
 
-void gasneti_bsp_rx_init(gasneti_bsp_rx_t *rx, int to_hub)
+void gasneti_bsp_rx_init(gasneti_bsp_rx_t *rx, int dir)
 {
     memset(rx, 0, sizeof(*rx));
-    rx->to_hub = to_hub;
+    rx->to_hub = dir;
 }
 
 void gasneti_bsp_rx_fini(gasneti_bsp_rx_t *rx)
@@ -84,7 +97,7 @@ static int rx_advance(gasneti_bsp_rx_t *rx, size_t n)
         rx->hdr_got += n;
         if (rx->hdr_got < GASNETI_BSP_HDR_LEN) return GASNETI_BSP_RX_MORE;
         gasneti_bsp_hdr_unpack(rx->hdr, &rx->type, &rx->len);
-        if (!gasneti_bsp_type_valid(rx->type, rx->to_hub) || rx->len > GASNETI_BSP_MAX_PAYLOAD)
+        if (!gasneti_bsp_type_valid(rx->type, rx->to_hub) || rx->len > max_payload(rx->to_hub))
             return GASNETI_BSP_RX_BAD;
         rx->got = 0;
         if (rx->len == 0) return GASNETI_BSP_RX_FRAME;

@@ -1,12 +1,17 @@
-/* bootstrap/local/proto.h: the framed protocol between gasnetrun_ibv's hub
- * and the ranks it spawned (one AF_UNIX stream socket per rank).
+/* bootstrap/local/proto.h: the framed protocol of gasnetrun_ibv: between a
+ * launcher and the ranks it forked (one AF_UNIX stream socket per rank), and
+ * between the launchers of an ssh job (one ssh session per link, see
+ * contrib/launcher/node.c).
  *
  * A frame is an 8-byte header, type (u32) then payload length (u32), both in
- * the host's byte order (both ends always run on one host), followed by the
- * payload.  Rank -> hub: a collective request (BARRIER, EXCHANGE, BCAST,
- * ALLTOALL), EXIT(code) or ABORT(code).  Hub -> rank: the result of the
- * current collective (type = request type | GASNETI_BSP_RESULT) or
- * EXIT(code).  Payload layouts are described in bootstrap/README.
+ * the host's byte order, followed by the payload.  Rank -> hub: a collective
+ * request (BARRIER, EXCHANGE, BCAST, ALLTOALL), EXIT(code) or ABORT(code).
+ * Hub -> rank: the result of the current collective (type = request type |
+ * GASNETI_BSP_RESULT) or EXIT(code).  Between launchers (ssh links), frames
+ * for and from ranks travel inside envelopes (TO_RANK, TO_ALL, FROM_RANK),
+ * beside SETUP, KILL, DIED and OUTPUT; all hosts of a job must share one
+ * byte order (SETUP carries a check word).  Payload layouts are described in
+ * bootstrap/README.
  *
  * Used by the library (bootstrap/local) and by the launcher
  * (contrib/launcher).  Nothing here locks: callers serialize.
@@ -24,7 +29,14 @@
     X(BCAST, 3)              \
     X(ALLTOALL, 4)           \
     X(EXIT, 5)               \
-    X(ABORT, 6)
+    X(ABORT, 6)              \
+    X(SETUP, 16)             \
+    X(TO_RANK, 17)           \
+    X(TO_ALL, 18)            \
+    X(KILL, 19)              \
+    X(FROM_RANK, 20)         \
+    X(DIED, 21)              \
+    X(OUTPUT, 22)
 
 typedef enum {
 #define GASNETI_BSP_ENUM(name, code) GASNETI_BSP_##name = code,
@@ -35,18 +47,30 @@ typedef enum {
 /* Or-ed into a collective's type for the hub's answer. */
 #define GASNETI_BSP_RESULT 0x100u
 
+/* Directions: which frames a receiver accepts (gasneti_bsp_type_valid). */
+#define GASNETI_BSP_DIR_RANK 0 /* hub -> rank: results, EXIT */
+#define GASNETI_BSP_DIR_HUB 1  /* rank -> hub: requests, EXIT, ABORT */
+#define GASNETI_BSP_DIR_DOWN 2 /* parent launcher -> node: SETUP, TO_RANK, TO_ALL, KILL */
+#define GASNETI_BSP_DIR_UP 3   /* node -> parent launcher: FROM_RANK, DIED, OUTPUT */
+
+/* DIED flags (payload: rank, pid, wait status, flags; all u32). */
+#define GASNETI_BSP_DIED_KILLED 1u /* the node signalled it (KILL) */
+#define GASNETI_BSP_DIED_LOST 2u   /* no status: the node or link below is gone */
+
 #define GASNETI_BSP_HDR_LEN 8
 /* Largest payload either side accepts; bigger lengths are protocol errors
  * (a corrupt stream must not make anyone allocate gigabytes). */
 #define GASNETI_BSP_MAX_PAYLOAD ((uint32_t)1 << 30)
+/* Room for an envelope around such a payload on links between launchers. */
+#define GASNETI_BSP_LINK_SLACK 64u
 
 /* Printable name of a frame type ("barrier", "exchange result", ...), or
  * "unknown" for a code no row declares.  Thread- and signal-safe. */
 const char *gasneti_bsp_type_name(uint32_t type);
 
-/* 1 if `type` is a frame type the receiver may see from its peer: to_hub=1
- * for frames a rank sends, 0 for frames the hub sends.  Signal-safe. */
-int gasneti_bsp_type_valid(uint32_t type, int to_hub);
+/* 1 if `type` is a frame type a receiver in direction `dir`
+ * (GASNETI_BSP_DIR_*) may see from its peer.  Signal-safe. */
+int gasneti_bsp_type_valid(uint32_t type, int dir);
 
 /* Writes the 8-byte header for (type, len) into hdr.  Signal-safe. */
 void gasneti_bsp_hdr_pack(void *hdr, uint32_t type, uint32_t len);
@@ -66,7 +90,7 @@ typedef struct {
     uint32_t type, len; /* valid once the header is complete */
     unsigned char *payload;
     size_t got;
-    int to_hub; /* which frame types are valid (see gasneti_bsp_type_valid) */
+    int to_hub; /* direction GASNETI_BSP_DIR_*: which frame types are valid */
 } gasneti_bsp_rx_t;
 
 /* Results of the decoder functions. */
@@ -77,8 +101,9 @@ typedef struct {
 #define GASNETI_BSP_RX_BAD -3   /* unknown type or oversized length */
 #define GASNETI_BSP_RX_NOMEM -4 /* payload allocation failed */
 
-/* Prepares an empty decoder for frames sent to the hub (to_hub=1) or by it. */
-void gasneti_bsp_rx_init(gasneti_bsp_rx_t *rx, int to_hub);
+/* Prepares an empty decoder for frames of direction dir (GASNETI_BSP_DIR_*;
+ * 1 = sent to the hub, 0 = sent by it). */
+void gasneti_bsp_rx_init(gasneti_bsp_rx_t *rx, int dir);
 
 /* Consumes up to n bytes of data, stopping at the end of a frame.  Sets
  * *used to the bytes consumed.  Returns FRAME, MORE, BAD or NOMEM. */

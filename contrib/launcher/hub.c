@@ -1,6 +1,10 @@
 /* contrib/launcher/hub.c: gasnetrun_ibv's hub.  One poll() loop serves the
- * ranks' sockets (framed protocol, bootstrap/local/proto.h), reaps ranks,
- * and runs the job-wide exit:
+ * ranks (framed protocol, bootstrap/local/proto.h), reaps them, and runs
+ * the job-wide exit.  A rank is either a child of this process with its own
+ * socket (local spawner) or sits behind a link, an ssh session to a node
+ * that forked it (ssh spawner): frames to it go in a TO_RANK envelope, its
+ * frames arrive as FROM_RANK, its death as DIED, and killing it is a KILL
+ * message.  The rules are the same for both:
  *
  *  - EXIT(code) from a rank opens the collective-exit window (GASNet's
  *    "graceful exit": the other ranks usually call gasnet_exit or return
@@ -14,6 +18,9 @@
  *  - SIGINT/SIGTERM/SIGHUP to the launcher: SIGTERM to every rank, SIGKILL
  *    2 s later, exit code 128+signal.
  *  - After any SIGKILL the launcher waits at most 10 s per rank.
+ *  - A link that ends while ranks behind it live: those ranks are lost
+ *    (code 1 unless the job is already exiting).  When every rank is gone,
+ *    the links are closed and their ssh processes reaped (bounded).
  *
  * Exit code: the first EXIT/ABORT code or non-zero status, else 0.
  */
@@ -25,8 +32,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -68,98 +73,51 @@ int gasnetrun_hub_signals(gasnetrun_job_t *job)
     sigemptyset(&sa.sa_mask);
     const int sigs[] = {SIGCHLD, SIGINT, SIGTERM, SIGHUP};
     for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) sigaction(sigs[i], &sa, NULL);
+    signal(SIGPIPE, SIG_IGN); /* writes to ssh pipes; children get SIG_DFL back */
     return 0;
 }
 
-/* ---- buffers and output queues ---------------------------------------------- */
-gasnetrun_buf_t *gasnetrun_buf_new(size_t len)
+/* ---- addressing ranks ------------------------------------------------------------ */
+static gasnetrun_conn_t *rank_conn(gasnetrun_job_t *job, uint32_t r)
 {
-    gasnetrun_buf_t *b = malloc(sizeof(*b) + len);
-    if (!b) {
-        gasnetrun_say("out of memory (%zu bytes for a bootstrap result)", len);
-        exit(1);
-    }
-    b->refs = 1;
-    b->len = len;
-    return b;
+    gasnetrun_rank_t *rk = &job->ranks[r];
+    return rk->link < 0 ? &rk->conn : &job->links[rk->link].conn;
 }
 
-void gasnetrun_buf_put(gasnetrun_buf_t *buf)
+static int rank_reachable(gasnetrun_job_t *job, uint32_t r)
 {
-    if (buf && --buf->refs == 0) free(buf);
+    return rank_conn(job, r)->wfd >= 0;
+}
+
+/* "rank 3 (pid 1234)" or "rank 3 (pid 1234 on host h)". */
+static const char *rank_desc(const gasnetrun_job_t *job, uint32_t r, char *buf, size_t len)
+{
+    const gasnetrun_rank_t *rk = &job->ranks[r];
+    if (rk->link < 0)
+        snprintf(buf, len, "rank %u (pid %ld)", (unsigned)r, (long)rk->pid);
+    else
+        snprintf(buf, len, "rank %u (pid %ld on %s)", (unsigned)r, (long)rk->pid,
+                 job->hosts ? job->hosts[job->links[rk->link].host_lo] : "?");
+    return buf;
 }
 
 void gasnetrun_hub_queue(gasnetrun_job_t *job, uint32_t r, uint32_t type, gasnetrun_buf_t *buf)
 {
     gasnetrun_rank_t *rk = &job->ranks[r];
-    if (rk->fd < 0) return; /* nobody to tell */
-    gasnetrun_out_t *o = calloc(1, sizeof(*o));
-    if (!o) {
-        gasnetrun_say("out of memory queueing a message to rank %u", (unsigned)r);
-        exit(1);
+    if (rk->link < 0) {
+        gasnetrun_conn_send(&rk->conn, type, NULL, 0, buf);
+    } else {
+        uint32_t w[2] = {r, type};
+        gasnetrun_conn_send(&job->links[rk->link].conn, GASNETI_BSP_TO_RANK, w, 2, buf);
     }
-    gasneti_bsp_hdr_pack(o->hdr, type, buf ? (uint32_t)buf->len : 0);
-    o->buf = buf;
-    if (buf) buf->refs++;
-    if (rk->out_tail)
-        rk->out_tail->next = o;
-    else
-        rk->out_head = o;
-    rk->out_tail = o;
 }
 
-static void drop_output(gasnetrun_rank_t *rk)
+void gasnetrun_hub_queue_all(gasnetrun_job_t *job, uint32_t type, gasnetrun_buf_t *buf)
 {
-    while (rk->out_head) {
-        gasnetrun_out_t *o = rk->out_head;
-        rk->out_head = o->next;
-        gasnetrun_buf_put(o->buf);
-        free(o);
-    }
-    rk->out_tail = NULL;
-}
-
-static void close_rank(gasnetrun_rank_t *rk)
-{
-    if (rk->fd >= 0) close(rk->fd);
-    rk->fd = -1;
-    drop_output(rk);
-    gasneti_bsp_rx_fini(&rk->rx);
-}
-
-/* Sends what the socket takes without blocking. */
-static void flush_output(gasnetrun_rank_t *rk)
-{
-    while (rk->out_head && rk->fd >= 0) {
-        gasnetrun_out_t *o = rk->out_head;
-        size_t plen = o->buf ? o->buf->len : 0;
-        size_t total = GASNETI_BSP_HDR_LEN + plen;
-        struct iovec iov[2];
-        int n = 0;
-        if (o->off < GASNETI_BSP_HDR_LEN) {
-            iov[n].iov_base = o->hdr + o->off;
-            iov[n++].iov_len = GASNETI_BSP_HDR_LEN - o->off;
-        }
-        if (plen) {
-            size_t poff = o->off > GASNETI_BSP_HDR_LEN ? o->off - GASNETI_BSP_HDR_LEN : 0;
-            iov[n].iov_base = o->buf->data + poff;
-            iov[n++].iov_len = plen - poff;
-        }
-        struct msghdr msg = {.msg_iov = iov, .msg_iovlen = (size_t)n};
-        ssize_t put = sendmsg(rk->fd, &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
-        if (put < 0) {
-            if (errno == EINTR) continue;
-            if (errno == EAGAIN || errno == EWOULDBLOCK) return;
-            drop_output(rk); /* the rank closed its end: nothing more to say */
-            return;
-        }
-        o->off += (size_t)put;
-        if (o->off < total) return;
-        rk->out_head = o->next;
-        if (!rk->out_head) rk->out_tail = NULL;
-        gasnetrun_buf_put(o->buf);
-        free(o);
-    }
+    for (uint32_t r = 0; r < job->nranks; r++)
+        if (job->ranks[r].link < 0) gasnetrun_conn_send(&job->ranks[r].conn, type, NULL, 0, buf);
+    for (uint32_t l = 0; l < job->nlinks; l++)
+        gasnetrun_conn_send(&job->links[l].conn, GASNETI_BSP_TO_ALL, &type, 1, buf);
 }
 
 /* ---- job-wide exit ------------------------------------------------------------ */
@@ -173,16 +131,31 @@ static void set_code(int code)
     }
 }
 
-static void kill_rank(gasnetrun_rank_t *rk, int sig)
+static void kill_rank(gasnetrun_job_t *job, uint32_t r, int sig)
 {
+    gasnetrun_rank_t *rk = &job->ranks[r];
     if (!rk->alive) return;
     rk->killed = 1;
-    kill(rk->pid, sig);
+    if (rk->link < 0) {
+        kill(rk->pid, sig);
+    } else {
+        uint32_t w[3] = {r, r + 1, (uint32_t)sig};
+        gasnetrun_conn_send(&job->links[rk->link].conn, GASNETI_BSP_KILL, w, 3, NULL);
+    }
 }
 
 static void kill_all(gasnetrun_job_t *job, int sig)
 {
-    for (uint32_t r = 0; r < job->nranks; r++) kill_rank(&job->ranks[r], sig);
+    for (uint32_t r = 0; r < job->nranks; r++) {
+        gasnetrun_rank_t *rk = &job->ranks[r];
+        if (!rk->alive) continue;
+        rk->killed = 1;
+        if (rk->link < 0) kill(rk->pid, sig);
+    }
+    for (uint32_t l = 0; l < job->nlinks; l++) {
+        uint32_t w[3] = {job->links[l].rank_lo, job->links[l].rank_hi, (uint32_t)sig};
+        gasnetrun_conn_send(&job->links[l].conn, GASNETI_BSP_KILL, w, 3, NULL);
+    }
     if (sig == SIGKILL && !hub.reap_deadline) hub.reap_deadline = gasnetrun_now() + GASNETRUN_REAP_GRACE;
 }
 
@@ -198,10 +171,9 @@ static void begin_exit(gasnetrun_job_t *job, int code)
     gasneti_bsp_put32(b->data, (uint32_t)fwd);
     for (uint32_t r = 0; r < job->nranks; r++) {
         gasnetrun_rank_t *rk = &job->ranks[r];
-        if (!rk->alive || rk->sent_exit || rk->told_exit || rk->fd < 0) continue;
+        if (!rk->alive || rk->sent_exit || rk->told_exit || !rank_reachable(job, r)) continue;
         rk->told_exit = 1;
         gasnetrun_hub_queue(job, r, GASNETI_BSP_EXIT, b);
-        flush_output(rk);
     }
     gasnetrun_buf_put(b);
     gasnetrun_verbose(job->opts, "job exit (code %d) started; other ranks asked to exit", fwd);
@@ -241,7 +213,7 @@ static void handle_frame(gasnetrun_job_t *job, uint32_t r, uint32_t type, unsign
             set_code(code);
             hub.exiting = 1;
             for (uint32_t i = 0; i < job->nranks; i++)
-                if (i != r) kill_rank(&job->ranks[i], SIGKILL);
+                if (i != r) kill_rank(job, i, SIGKILL);
             if (!hub.reap_deadline) hub.reap_deadline = gasnetrun_now() + GASNETRUN_REAP_GRACE;
         }
         return;
@@ -253,72 +225,138 @@ static void handle_frame(gasnetrun_job_t *job, uint32_t r, uint32_t type, unsign
     gasnetrun_coll_request(job, r, type, payload, len);
 }
 
-/* Reads what rank r has sent; with drain (the rank is dead), everything up
- * to EOF, else at most a batch of frames so that one rank cannot starve the
- * others.  Never blocks. */
+/* Reads what local rank r has sent; with drain (the rank is dead),
+ * everything up to EOF, else at most a batch of frames so that one rank
+ * cannot starve the others.  Never blocks. */
 static void read_rank(gasnetrun_job_t *job, uint32_t r, int drain)
 {
     gasnetrun_rank_t *rk = &job->ranks[r];
     int budget = 64;
-    while (rk->fd >= 0 && (drain || budget > 0)) {
-        int rc = gasneti_bsp_rx_read(&rk->rx, rk->fd);
-        if (rc == GASNETI_BSP_RX_MORE) {
-            /* MORE means a partial frame or an empty socket: ask which. */
-            struct pollfd p = {.fd = rk->fd, .events = POLLIN};
-            if (poll(&p, 1, 0) <= 0) return;
-            continue;
-        }
+    while (rk->conn.rfd >= 0 && (drain || budget > 0)) {
+        uint32_t type, len;
+        unsigned char *payload;
+        int rc = gasnetrun_conn_read(&rk->conn, "", &type, &payload, &len);
+        if (rc == GASNETI_BSP_RX_MORE) return;
         if (rc == GASNETI_BSP_RX_FRAME) {
-            uint32_t type, len;
-            unsigned char *payload = gasneti_bsp_rx_take(&rk->rx, &type, &len);
             handle_frame(job, r, type, payload, len);
             budget--;
             continue;
         }
         if (rc == GASNETI_BSP_RX_BAD) {
             gasnetrun_hub_fail(job, 1, "protocol error from rank %u (frame type 0x%x, length %u)",
-                               (unsigned)r, (unsigned)rk->rx.type, (unsigned)rk->rx.len);
+                               (unsigned)r, (unsigned)rk->conn.rx.type, (unsigned)rk->conn.rx.len);
         } else if (rc == GASNETI_BSP_RX_NOMEM) {
             gasnetrun_hub_fail(job, 1, "out of memory for a %u-byte message from rank %u",
-                               (unsigned)rk->rx.len, (unsigned)r);
+                               (unsigned)rk->conn.rx.len, (unsigned)r);
         }
-        close_rank(rk); /* EOF, error, or garbage: stop listening */
+        gasnetrun_conn_close(&rk->conn); /* EOF, error, or garbage: stop listening */
         return;
     }
 }
 
-/* ---- reaping --------------------------------------------------------------------- */
-static void rank_died(gasnetrun_job_t *job, uint32_t r, int status)
+/* ---- deaths ---------------------------------------------------------------------- */
+/* Rank r is gone with wait status `status`; lost: no status (its link died). */
+static void rank_gone(gasnetrun_job_t *job, uint32_t r, int status, int lost)
 {
     gasnetrun_rank_t *rk = &job->ranks[r];
-    char sb[32];
+    char sb[32], who[160];
+    if (!rk->alive) return;
     rk->alive = 0;
     hub.nalive--;
-    read_rank(job, r, 1); /* an EXIT it sent just before dying counts */
-    close_rank(rk);
+    if (rk->link < 0) {
+        read_rank(job, r, 1); /* an EXIT it sent just before dying counts */
+        gasnetrun_conn_close(&rk->conn);
+    }
+    rank_desc(job, r, who, sizeof(who));
+    if (lost) {
+        if (rk->killed || hub.term_sig || hub.exiting || rk->sent_exit) return;
+        set_code(1);
+        begin_exit(job, 1);
+        return;
+    }
     if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
         const char *name = gasnetrun_signame(sig, sb, sizeof(sb));
         if (rk->killed || hub.term_sig) {
-            gasnetrun_verbose(job->opts, "rank %u (pid %ld) ended by %s", (unsigned)r,
-                              (long)rk->pid, name);
+            gasnetrun_verbose(job->opts, "%s ended by %s", who, name);
             return;
         }
-        gasnetrun_say("rank %u (pid %ld) was killed by signal %s", (unsigned)r, (long)rk->pid, name);
+        gasnetrun_say("%s was killed by signal %s", who, name);
         set_code(128 + sig);
         begin_exit(job, 128 + sig);
         return;
     }
     int code = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-    gasnetrun_verbose(job->opts, "rank %u (pid %ld) exited with code %d", (unsigned)r,
-                      (long)rk->pid, code);
+    gasnetrun_verbose(job->opts, "%s exited with code %d", who, code);
     if (rk->killed || hub.term_sig) return;
     if (rk->sent_exit && code == hub.code) return; /* a graceful exit: the window decides */
     if (code != 0 && !rk->sent_exit && !hub.exiting)
-        gasnetrun_say("rank %u (pid %ld) exited with code %d before gasnet_exit", (unsigned)r,
-                      (long)rk->pid, code);
+        gasnetrun_say("%s exited with code %d before gasnet_exit", who, code);
     if (code != 0) set_code(code);
     begin_exit(job, code);
+}
+
+/* A link whose session ended and whose ssh was reaped: ranks it had not
+ * reported are lost. */
+static void link_check_lost(gasnetrun_job_t *job, gasnetrun_link_t *l)
+{
+    if (!l->eof || l->pid || l->lost_done) return;
+    l->lost_done = 1;
+    uint32_t alive = 0;
+    for (uint32_t r = l->rank_lo; r < l->rank_hi; r++) alive += job->ranks[r].alive;
+    if (!alive) return;
+    if (!hub.exiting && !hub.term_sig) gasnetrun_link_say_lost(l, job->hosts[l->host_lo], alive);
+    for (uint32_t r = l->rank_lo; r < l->rank_hi; r++) rank_gone(job, r, 0, 1);
+}
+
+static void read_link(gasnetrun_job_t *job, gasnetrun_link_t *l)
+{
+    char who[300];
+    snprintf(who, sizeof(who), "host %s", job->hosts[l->host_lo]);
+    for (;;) {
+        uint32_t type, len;
+        unsigned char *p;
+        int rc = gasnetrun_conn_read(&l->conn, who, &type, &p, &len);
+        if (rc == GASNETI_BSP_RX_MORE) return;
+        if (rc != GASNETI_BSP_RX_FRAME) {
+            if (rc == GASNETI_BSP_RX_BAD || rc == GASNETI_BSP_RX_NOMEM)
+                gasnetrun_say("protocol error from the node on %s (frame type 0x%x, length %u)",
+                              who, (unsigned)l->conn.rx.type, (unsigned)l->conn.rx.len);
+            gasnetrun_conn_close(&l->conn);
+            l->eof = 1;
+            link_check_lost(job, l);
+            return;
+        }
+        uint32_t r = len >= 4 ? gasneti_bsp_get32(p) : UINT32_MAX;
+        int ok = r >= l->rank_lo && r < l->rank_hi;
+        if (ok && type == GASNETI_BSP_FROM_RANK && len >= 8 &&
+            gasneti_bsp_type_valid(gasneti_bsp_get32(p + 4), GASNETI_BSP_DIR_HUB)) {
+            uint32_t inner = gasneti_bsp_get32(p + 4), ilen = len - 8;
+            unsigned char *ip = ilen ? malloc(ilen) : NULL;
+            if (ilen && !ip) gasnetrun_say("out of memory (%u bytes)", (unsigned)ilen), exit(1);
+            if (ilen) memcpy(ip, p + 8, ilen);
+            if (job->ranks[r].alive) handle_frame(job, r, inner, ip, ilen);
+            else free(ip);
+        } else if (ok && type == GASNETI_BSP_DIED && len >= 16) {
+            job->ranks[r].pid = (pid_t)gasneti_bsp_get32(p + 4);
+            uint32_t flags = gasneti_bsp_get32(p + 12);
+            rank_gone(job, r, (int)gasneti_bsp_get32(p + 8), (flags & GASNETI_BSP_DIED_LOST) != 0);
+        } else if (ok && type == GASNETI_BSP_OUTPUT && len >= 8) {
+            int fd = gasneti_bsp_get32(p + 4) == 2 ? STDERR_FILENO : STDOUT_FILENO;
+            for (size_t off = 8; off < len;) {
+                ssize_t w = write(fd, p + off, len - off);
+                if (w < 0 && errno == EINTR) continue;
+                if (w <= 0) break; /* our output is gone: drop theirs */
+                off += (size_t)w;
+            }
+        } else {
+            free(p);
+            gasnetrun_hub_fail(job, 1, "protocol error from the node on %s (%s for rank %u)",
+                               who, gasneti_bsp_type_name(type), (unsigned)r);
+            return;
+        }
+        free(p);
+    }
 }
 
 static void reap(gasnetrun_job_t *job)
@@ -327,10 +365,19 @@ static void reap(gasnetrun_job_t *job)
         int status;
         pid_t pid = waitpid(-1, &status, WNOHANG);
         if (pid <= 0) return;
-        for (uint32_t r = 0; r < job->nranks; r++)
-            if (job->ranks[r].alive && job->ranks[r].pid == pid) {
-                rank_died(job, r, status);
-                break;
+        int found = 0;
+        for (uint32_t l = 0; l < job->nlinks && !found; l++) {
+            gasnetrun_link_t *lk = &job->links[l];
+            if (lk->pid != pid) continue;
+            found = 1;
+            lk->pid = 0;
+            lk->status = status;
+            link_check_lost(job, lk);
+        }
+        for (uint32_t r = 0; r < job->nranks && !found; r++)
+            if (job->ranks[r].link < 0 && job->ranks[r].alive && job->ranks[r].pid == pid) {
+                rank_gone(job, r, status, 0);
+                found = 1;
             }
     }
 }
@@ -378,14 +425,15 @@ static void check_deadlines(gasnetrun_job_t *job)
         }
     }
     if (hub.reap_deadline && now >= hub.reap_deadline) {
+        char who[160];
         for (uint32_t r = 0; r < job->nranks; r++) {
             gasnetrun_rank_t *rk = &job->ranks[r];
             if (!rk->alive) continue;
-            gasnetrun_say("rank %u (pid %ld) still exists %g s after SIGKILL; giving up on it",
-                          (unsigned)r, (long)rk->pid, GASNETRUN_REAP_GRACE);
+            gasnetrun_say("%s still exists %g s after SIGKILL; giving up on it",
+                          rank_desc(job, r, who, sizeof(who)), GASNETRUN_REAP_GRACE);
             rk->alive = 0;
             hub.nalive--;
-            close_rank(rk);
+            if (rk->link < 0) gasnetrun_conn_close(&rk->conn);
         }
         hub.reap_deadline = 0;
     }
@@ -405,11 +453,55 @@ static int next_timeout_ms(void)
     return left <= 0 ? 0 : (int)(left * 1000.0) + 1;
 }
 
+static void read_signals(gasnetrun_job_t *job)
+{
+    unsigned char sigs[64];
+    ssize_t got;
+    while ((got = read(job->sigpipe[0], sigs, sizeof(sigs))) > 0)
+        for (ssize_t j = 0; j < got; j++)
+            if (sigs[j] != SIGCHLD) on_launcher_signal(job, sigs[j]);
+}
+
+/* After the last rank: close every link (its node sees EOF and ends), and
+ * wait a bounded time for the ssh processes, killing what remains. */
+static void finish_links(gasnetrun_job_t *job)
+{
+    if (!job->nlinks) return;
+    double end = gasnetrun_now() + GASNETRUN_REAP_GRACE;
+    int killed = 0;
+    for (uint32_t l = 0; l < job->nlinks; l++) gasnetrun_conn_drain(&job->links[l].conn, end);
+    for (uint32_t l = 0; l < job->nlinks; l++) gasnetrun_conn_close_write(&job->links[l].conn);
+    for (;;) {
+        uint32_t open = 0;
+        for (uint32_t l = 0; l < job->nlinks; l++) {
+            gasnetrun_link_t *lk = &job->links[l];
+            if (lk->conn.rfd >= 0) read_link(job, lk); /* late output */
+            open += lk->pid != 0 || lk->conn.rfd >= 0;
+        }
+        reap(job);
+        if (!open) break;
+        if (gasnetrun_now() > end) {
+            if (killed) break;
+            gasnetrun_say("%u ssh session%s still open %g s after the job ended; killing %s", open,
+                          open == 1 ? "" : "s", GASNETRUN_REAP_GRACE, open == 1 ? "it" : "them");
+            for (uint32_t l = 0; l < job->nlinks; l++)
+                if (job->links[l].pid) kill(job->links[l].pid, SIGKILL);
+            killed = 1;
+            end = gasnetrun_now() + 2;
+        }
+        struct pollfd p = {.fd = job->sigpipe[0], .events = POLLIN};
+        poll(&p, 1, 20);
+        if (p.revents & POLLIN) read_signals(job);
+    }
+    for (uint32_t l = 0; l < job->nlinks; l++) gasnetrun_conn_close(&job->links[l].conn);
+}
+
 int gasnetrun_hub_run(gasnetrun_job_t *job)
 {
-    uint32_t n = job->nranks;
-    struct pollfd *pfd = calloc((size_t)n + 1, sizeof(*pfd));
-    uint32_t *who = calloc((size_t)n + 1, sizeof(*who));
+    uint32_t n = job->nranks, nl = job->nlinks;
+    size_t cap = (size_t)n + 2 * (size_t)nl + 1;
+    struct pollfd *pfd = calloc(cap, sizeof(*pfd));
+    int64_t *who = calloc(cap, sizeof(*who)); /* >= 0: rank; < 0: -1 - link */
     if (!pfd || !who) {
         gasnetrun_say("out of memory for %u ranks", (unsigned)n);
         kill_all(job, SIGKILL);
@@ -417,15 +509,27 @@ int gasnetrun_hub_run(gasnetrun_job_t *job)
     }
     hub.nalive = n;
     reap(job); /* children that died before the loop began */
+    for (uint32_t l = 0; l < nl; l++) link_check_lost(job, &job->links[l]); /* never started */
     while (hub.nalive > 0) {
         nfds_t k = 0;
         pfd[k++] = (struct pollfd){.fd = job->sigpipe[0], .events = POLLIN};
         for (uint32_t r = 0; r < n; r++) {
             gasnetrun_rank_t *rk = &job->ranks[r];
-            if (rk->fd < 0) continue;
+            if (rk->link >= 0 || rk->conn.rfd < 0) continue;
             who[k] = r;
-            pfd[k++] = (struct pollfd){.fd = rk->fd,
-                                       .events = (short)(POLLIN | (rk->out_head ? POLLOUT : 0))};
+            short ev = (short)(POLLIN | (gasnetrun_conn_pending(&rk->conn) ? POLLOUT : 0));
+            pfd[k++] = (struct pollfd){.fd = rk->conn.rfd, .events = ev};
+        }
+        for (uint32_t l = 0; l < nl; l++) {
+            gasnetrun_conn_t *c = &job->links[l].conn;
+            if (c->rfd >= 0) {
+                who[k] = -1 - (int64_t)l;
+                pfd[k++] = (struct pollfd){.fd = c->rfd, .events = POLLIN};
+            }
+            if (gasnetrun_conn_pending(c)) {
+                who[k] = -1 - (int64_t)l;
+                pfd[k++] = (struct pollfd){.fd = c->wfd, .events = POLLOUT};
+            }
         }
         int rc = poll(pfd, k, next_timeout_ms());
         if (rc < 0 && errno != EINTR) {
@@ -434,23 +538,27 @@ int gasnetrun_hub_run(gasnetrun_job_t *job)
         }
         if (rc > 0) {
             for (nfds_t i = 1; i < k; i++) {
-                gasnetrun_rank_t *rk = &job->ranks[who[i]];
-                if (pfd[i].revents & POLLOUT) flush_output(rk);
-                if (pfd[i].revents & (POLLIN | POLLHUP | POLLERR)) read_rank(job, who[i], 0);
-            }
-            if (pfd[0].revents & POLLIN) {
-                unsigned char sigs[64];
-                ssize_t got;
-                while ((got = read(job->sigpipe[0], sigs, sizeof(sigs))) > 0) {
-                    for (ssize_t j = 0; j < got; j++)
-                        if (sigs[j] != SIGCHLD) on_launcher_signal(job, sigs[j]);
+                if (!pfd[i].revents) continue;
+                if (who[i] >= 0) {
+                    gasnetrun_rank_t *rk = &job->ranks[who[i]];
+                    if (pfd[i].revents & POLLOUT) gasnetrun_conn_flush(&rk->conn);
+                    if (pfd[i].revents & (POLLIN | POLLHUP | POLLERR)) read_rank(job, (uint32_t)who[i], 0);
+                } else {
+                    gasnetrun_link_t *lk = &job->links[-1 - who[i]];
+                    if (pfd[i].fd == lk->conn.wfd && (pfd[i].revents & (POLLOUT | POLLERR | POLLHUP)))
+                        gasnetrun_conn_flush(&lk->conn);
+                    if (pfd[i].fd == lk->conn.rfd && (pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                        read_link(job, lk);
                 }
             }
+            if (pfd[0].revents & POLLIN) read_signals(job);
         }
         reap(job); /* cheap; also covers a SIGCHLD that raced the pipe */
         check_deadlines(job);
     }
-    for (uint32_t r = 0; r < n; r++) close_rank(&job->ranks[r]);
+    finish_links(job);
+    for (uint32_t r = 0; r < n; r++)
+        if (job->ranks[r].link < 0) gasnetrun_conn_close(&job->ranks[r].conn);
     gasnetrun_coll_reset(job);
     free(pfd);
     free(who);

@@ -81,7 +81,7 @@ static void complete(gasnetrun_job_t *job)
             b = gasnetrun_buf_new(blk);
             memcpy(b->data, job->ranks[job->coll.root].contrib + 8, blk);
         }
-        for (uint32_t d = 0; d < n; d++) gasnetrun_hub_queue(job, d, rtype, b);
+        gasnetrun_hub_queue_all(job, rtype, b);
         gasnetrun_buf_put(b);
     }
     gasnetrun_verbose(job->opts, "bootstrap %s complete (%u bytes per rank)", op_name(op),

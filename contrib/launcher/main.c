@@ -3,8 +3,11 @@
  *
  *   gasnetrun_ibv -n N [-N nodes] [-E VAR1,VAR2] [-v] [-t] [-k]
  *                 [-spawner=NAME] [--] prog [args]
+ *   gasnetrun_ibv --ssh-node ...      (a node of an ssh job; see node.c)
  *
- * Usage errors exit 2.  The job's exit code is returned otherwise.
+ * Spawner: -spawner= beats GASNET_IBV_SPAWNER beats configure's
+ * --with-ibv-spawner.  Usage errors and unavailable spawners exit 2.  The
+ * job's exit code is returned otherwise.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -26,14 +29,53 @@
 #define GASNETI_DEFAULT_SPAWNER "local"
 #endif
 
+#ifndef GASNETI_HAVE_PMIX
+#define GASNETI_HAVE_PMIX 0
+#endif
+#ifndef GASNETI_HAVE_MPI_SPAWNER
+#define GASNETI_HAVE_MPI_SPAWNER 0
+#endif
+
+/* The spawners this gasnetrun_ibv can run (mpi and pmi as configured). */
+static const struct {
+    const char *name;
+    int built;
+} spawners[] = {
+    {"local", 1},
+    {"ssh", 1},
+    {"mpi", GASNETI_HAVE_MPI_SPAWNER},
+    {"pmi", GASNETI_HAVE_PMIX},
+};
+
+static char *spawner_names(char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof(spawners) / sizeof(spawners[0]) && used < len; i++) {
+        if (!spawners[i].built) continue;
+        int n = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", spawners[i].name);
+        if (n < 0) break;
+        used += (size_t)n;
+    }
+    return buf;
+}
+
 #define SHM_DIR "/dev/shm"
 #define SHM_PREFIX "gasnet-ibv-" /* core/pshm names objects "/gasnet-ibv-<jobid>..." */
 
 /* ---- small utilities (declared in launcher.h) ------------------------------ */
+static const char *line_prefix = GASNETRUN_NAME;
+
+void gasnetrun_set_prefix(const char *prefix)
+{
+    line_prefix = prefix;
+}
+
 static void vline(const char *fmt, va_list ap)
 {
     char line[1024];
-    int n = snprintf(line, sizeof(line), GASNETRUN_NAME ": ");
+    int n = snprintf(line, sizeof(line), "%s: ", line_prefix);
+    if (n < 0 || (size_t)n >= sizeof(line) / 2) n = 0;
     int m = vsnprintf(line + n, sizeof(line) - (size_t)n - 1, fmt, ap);
     size_t len = (size_t)n + (m < 0 ? 0 : (size_t)m);
     if (len > sizeof(line) - 2) len = sizeof(line) - 2;
@@ -130,7 +172,7 @@ static void usage(FILE *f)
             "  -k                   keep any temporary files created (implies -v)\n"
             "  -spawner=NAME        force use of a specific spawner (available: %s)\n"
             "  -h, --help           print this summary\n",
-            gasneti_bootstrap_names(names, sizeof(names)));
+            spawner_names(names, sizeof(names)));
 }
 
 static void usage_error(const char *fmt, ...) __attribute__((__format__(__printf__, 1, 2), __noreturn__));
@@ -219,11 +261,10 @@ static void parse_args(int argc, char **argv, gasnetrun_opts_t *o)
 }
 
 /* ---- after the job ----------------------------------------------------------- */
-/* Removes (or with -k lists) /dev/shm objects of this job. */
-static void sweep_shm(const gasnetrun_job_t *job)
+void gasnetrun_sweep_shm(const char *jobid, int keep, int verbose)
 {
     char prefix[128];
-    int plen = snprintf(prefix, sizeof(prefix), SHM_PREFIX "%s", job->jobid);
+    int plen = snprintf(prefix, sizeof(prefix), SHM_PREFIX "%s", jobid);
     DIR *d = opendir(SHM_DIR);
     int found = 0;
     if (d) {
@@ -231,18 +272,17 @@ static void sweep_shm(const gasnetrun_job_t *job)
         while ((e = readdir(d)) != NULL) {
             if (strncmp(e->d_name, prefix, (size_t)plen) != 0) continue;
             found++;
-            if (job->opts->keep) {
+            if (keep) {
                 gasnetrun_say("-k: keeping " SHM_DIR "/%s", e->d_name);
             } else if (unlinkat(dirfd(d), e->d_name, 0) == 0) {
-                gasnetrun_verbose(job->opts, "removed leftover " SHM_DIR "/%s", e->d_name);
-            } else {
+                if (verbose) gasnetrun_say("removed leftover " SHM_DIR "/%s", e->d_name);
+            } else if (errno != ENOENT) {
                 gasnetrun_say("cannot remove " SHM_DIR "/%s: %s", e->d_name, strerror(errno));
             }
         }
         closedir(d);
     }
-    if (job->opts->keep && !found)
-        gasnetrun_say("-k: no temporary files (" SHM_DIR "/%s*) to keep", prefix);
+    if (keep && !found) gasnetrun_say("-k: no temporary files (" SHM_DIR "/%s*) to keep", prefix);
 }
 
 static const char *choose_spawner(const gasnetrun_opts_t *o)
@@ -253,39 +293,26 @@ static const char *choose_spawner(const gasnetrun_opts_t *o)
     return GASNETI_DEFAULT_SPAWNER;
 }
 
-int main(int argc, char **argv)
+static int local_main(gasnetrun_opts_t *opts)
 {
-    gasnetrun_opts_t opts = {0};
-    parse_args(argc, argv, &opts);
-    /* Our own settings only; errors in other variables are the ranks' to
-     * report (they end the job at startup). */
-    (void)gasneti_params_load();
-
-    const char *spawner = choose_spawner(&opts);
-    if (strcmp(spawner, "local") != 0) {
-        gasnetrun_say("spawner '%s' is not available in this build (available: local)", spawner);
-        return 2;
-    }
-    if (opts.nprocs > GASNETRUN_LOCAL_MAX_PROCS) {
-        gasnetrun_say("-n %ld: the local spawner starts at most %d processes", opts.nprocs,
+    if (opts->nprocs > GASNETRUN_LOCAL_MAX_PROCS) {
+        gasnetrun_say("-n %ld: the local spawner starts at most %d processes", opts->nprocs,
                       GASNETRUN_LOCAL_MAX_PROCS);
         return 2;
     }
-    if (opts.nnodes > opts.nprocs)
-        usage_error("-N %ld is more nodes than processes (-n %ld)", opts.nnodes, opts.nprocs);
-    if (opts.nnodes > 1)
+    if (opts->nnodes > 1)
         gasnetrun_say("-N %ld ignored: the local spawner runs all %ld processes on this host",
-                      opts.nnodes, opts.nprocs);
-    if (opts.envlist)
-        gasnetrun_verbose(&opts, "-E %s: the local spawner passes the whole environment, "
-                                 "these included", opts.envlist);
+                      opts->nnodes, opts->nprocs);
+    if (opts->envlist)
+        gasnetrun_verbose(opts, "-E %s: the local spawner passes the whole environment, "
+                                "these included", opts->envlist);
 
-    gasnetrun_job_t job = {.opts = &opts, .nranks = (uint32_t)opts.nprocs};
+    gasnetrun_job_t job = {.opts = opts, .nranks = (uint32_t)opts->nprocs};
     gasnetrun_make_jobid(&job);
     job.exit_timeout = gasneti_bootstrap_exittimeout(job.nranks);
-    gasnetrun_verbose(&opts, "job %s: %u process%s of the local spawner, exit timeout %g s",
+    gasnetrun_verbose(opts, "job %s: %u process%s of the local spawner, exit timeout %g s",
                       job.jobid, job.nranks, job.nranks == 1 ? "" : "es", job.exit_timeout);
-    if (opts.test_only) {
+    if (opts->test_only) {
         gasnetrun_local_dryrun(&job);
         return 0;
     }
@@ -298,7 +325,37 @@ int main(int argc, char **argv)
     if (gasnetrun_hub_signals(&job) != 0) return 1;
     int code = gasnetrun_local_spawn(&job);
     if (code == 0) code = gasnetrun_hub_run(&job);
-    sweep_shm(&job);
-    gasnetrun_verbose(&opts, "job %s exit code %d", job.jobid, code);
+    gasnetrun_sweep_shm(job.jobid, opts->keep, opts->verbose);
+    gasnetrun_verbose(opts, "job %s exit code %d", job.jobid, code);
     return code;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 2 && !strcmp(argv[1], "--ssh-node")) {
+        (void)gasneti_params_load();
+        return gasnetrun_node_main(argc, argv);
+    }
+    gasnetrun_opts_t opts = {0};
+    parse_args(argc, argv, &opts);
+    /* Our own settings only; errors in other variables are the ranks' to
+     * report (they end the job at startup). */
+    (void)gasneti_params_load();
+
+    const char *spawner = choose_spawner(&opts);
+    int known = 0;
+    for (size_t i = 0; i < sizeof(spawners) / sizeof(spawners[0]); i++)
+        if (!strcmp(spawner, spawners[i].name) && spawners[i].built) known = 1;
+    if (!known) {
+        char names[64];
+        gasnetrun_say("spawner '%s' is not available in this build (available: %s)%s", spawner,
+                      spawner_names(names, sizeof(names)),
+                      opts.spawner ? "" : "; it came from GASNET_IBV_SPAWNER or configure");
+        return 2;
+    }
+    if (opts.nnodes > opts.nprocs)
+        usage_error("-N %ld is more nodes than processes (-n %ld)", opts.nnodes, opts.nprocs);
+    if (!strcmp(spawner, "local")) return local_main(&opts);
+    if (!strcmp(spawner, "ssh")) return gasnetrun_ssh_main(&opts);
+    return gasnetrun_mpirun_main(&opts, spawner);
 }

@@ -1,9 +1,10 @@
-/* contrib/launcher/spawn_local.c: the local spawner.  Forks one process per
- * rank on this host, each holding one end of its own AF_UNIX socketpair
- * (the launcher's hub holds the other) and the variables GASNETRUN_FD,
- * GASNETRUN_RANK, GASNETRUN_SIZE and GASNETRUN_JOBID.  Children inherit
- * stdout and stderr (that is the output forwarding) and the whole
- * environment; rank 0 also inherits stdin, the others read /dev/null.
+/* contrib/launcher/spawn_local.c: the local spawner, and the fork/exec of
+ * one rank that the ssh spawner's nodes use too.  Each rank holds one end
+ * of its own AF_UNIX socketpair (the launcher's hub holds the other) and
+ * the variables GASNETRUN_FD, GASNETRUN_RANK, GASNETRUN_SIZE and
+ * GASNETRUN_JOBID.  Under the local spawner, children inherit stdout and
+ * stderr (that is the output forwarding) and the whole environment; rank 0
+ * also inherits stdin, the others read /dev/null.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,12 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "bootstrap/bootstrap_private.h"
 #include "contrib/launcher/launcher.h"
 
 /* How long the launcher waits to learn whether a child's exec worked. */
@@ -26,13 +27,7 @@
 
 void gasnetrun_make_jobid(gasnetrun_job_t *job)
 {
-    uint32_t rnd = 0;
-    if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != (ssize_t)sizeof(rnd)) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        rnd = (uint32_t)ts.tv_nsec ^ (uint32_t)ts.tv_sec * 2654435761u ^ (uint32_t)getpid();
-    }
-    snprintf(job->jobid, sizeof(job->jobid), "%ld-%08x", (long)getpid(), (unsigned)rnd);
+    gasneti_bootstrap_new_jobid(job->jobid, sizeof(job->jobid));
 }
 
 void gasnetrun_local_dryrun(const gasnetrun_job_t *job)
@@ -47,31 +42,35 @@ void gasnetrun_local_dryrun(const gasnetrun_job_t *job)
 }
 
 /* In the child, between fork and exec.  Never returns. */
-static void child_exec(const gasnetrun_job_t *job, uint32_t rank, int sock, int report,
-                       pid_t launcher)
+static void child_exec(const char *jobid, uint32_t rank, uint32_t size, const char *spawner,
+                       char *const *argv, char *const *env, int keep_stdin, int out_fd, int sock,
+                       int report, pid_t parent)
 {
     /* Die with the launcher; if it is already gone, do not start at all. */
     prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != launcher) _exit(127);
-    if (rank > 0) {
+    if (getppid() != parent) _exit(127);
+    if (!keep_stdin) {
         int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
         if (null >= 0) dup2(null, STDIN_FILENO); /* dup2 clears close-on-exec */
     }
+    if (out_fd >= 0) dup2(out_fd, STDOUT_FILENO);
     int flags = fcntl(sock, F_GETFD);
     if (flags >= 0) fcntl(sock, F_SETFD, flags & ~FD_CLOEXEC);
+    for (size_t i = 0; env && env[i]; i++) putenv(env[i]);
     char num[32];
     snprintf(num, sizeof(num), "%d", sock);
     setenv("GASNETRUN_FD", num, 1);
     snprintf(num, sizeof(num), "%u", (unsigned)rank);
     setenv("GASNETRUN_RANK", num, 1);
-    snprintf(num, sizeof(num), "%u", (unsigned)job->nranks);
+    snprintf(num, sizeof(num), "%u", (unsigned)size);
     setenv("GASNETRUN_SIZE", num, 1);
-    setenv("GASNETRUN_JOBID", job->jobid, 1);
-    setenv("GASNET_IBV_SPAWNER", "local", 1);
+    setenv("GASNETRUN_JOBID", jobid, 1);
+    setenv("GASNET_IBV_SPAWNER", spawner, 1);
+    signal(SIGPIPE, SIG_DFL); /* the launcher ignores it; programs expect the default */
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
-    execvp(job->opts->argv[0], job->opts->argv);
+    execvp(argv[0], argv);
     int err = errno;
     ssize_t w = write(report, &err, sizeof(err));
     (void)w;
@@ -96,6 +95,41 @@ static int exec_result(int report)
     return got == (ssize_t)sizeof(err) ? err : 0;
 }
 
+int gasnetrun_fork_rank(const char *jobid, uint32_t rank, uint32_t size, const char *spawner,
+                        char *const *argv, char *const *env, int keep_stdin, int out_fd,
+                        pid_t *pid, int *sock)
+{
+    int sv[2], rep[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+        gasnetrun_say("cannot create the socket for rank %u: %s (too many processes for "
+                      "the open-file limit? see ulimit -n)",
+                      (unsigned)rank, strerror(errno));
+        return -1;
+    }
+    if (pipe2(rep, O_CLOEXEC) != 0) {
+        gasnetrun_say("cannot create a pipe for rank %u: %s", (unsigned)rank, strerror(errno));
+        close(sv[0]), close(sv[1]);
+        return -1;
+    }
+    pid_t self = getpid();
+    pid_t p = fork();
+    if (p == 0)
+        child_exec(jobid, rank, size, spawner, argv, env, keep_stdin, out_fd, sv[1], rep[1], self);
+    int fork_err = errno;
+    close(sv[1]);
+    close(rep[1]);
+    if (p < 0) {
+        gasnetrun_say("cannot fork rank %u: %s", (unsigned)rank, strerror(fork_err));
+        close(sv[0]), close(rep[0]);
+        return -1;
+    }
+    *pid = p;
+    *sock = sv[0];
+    int err = exec_result(rep[0]);
+    close(rep[0]);
+    return err;
+}
+
 /* Kills and reaps ranks [0, n) after a failed start (bounded wait). */
 static void abandon(gasnetrun_job_t *job, uint32_t n)
 {
@@ -116,54 +150,30 @@ static void abandon(gasnetrun_job_t *job, uint32_t n)
                 nanosleep(&ts, NULL);
             }
         }
-        if (job->ranks[r].fd >= 0) close(job->ranks[r].fd);
-        job->ranks[r].fd = -1;
+        gasnetrun_conn_close(&job->ranks[r].conn);
     }
 }
 
 int gasnetrun_local_spawn(gasnetrun_job_t *job)
 {
     const gasnetrun_opts_t *opts = job->opts;
-    pid_t self = getpid();
     char *cmd = gasnetrun_cmdline(opts->argv);
     for (uint32_t r = 0; r < job->nranks; r++) {
         gasnetrun_rank_t *rk = &job->ranks[r];
-        rk->fd = -1;
-        gasneti_bsp_rx_init(&rk->rx, 1);
-        int sv[2], rep[2];
-        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
-            gasnetrun_say("cannot create the socket for rank %u: %s (too many processes for "
-                          "the open-file limit? see ulimit -n)",
-                          (unsigned)r, strerror(errno));
-            abandon(job, r);
-            free(cmd);
-            return 1;
-        }
-        if (pipe2(rep, O_CLOEXEC) != 0) {
-            gasnetrun_say("cannot create a pipe for rank %u: %s", (unsigned)r, strerror(errno));
-            close(sv[0]), close(sv[1]);
-            abandon(job, r);
-            free(cmd);
-            return 1;
-        }
-        pid_t pid = fork();
-        if (pid == 0) child_exec(job, r, sv[1], rep[1], self);
-        int fork_err = errno;
-        close(sv[1]);
-        close(rep[1]);
-        if (pid < 0) {
-            gasnetrun_say("cannot fork rank %u: %s", (unsigned)r, strerror(fork_err));
-            close(sv[0]), close(rep[0]);
+        rk->link = -1;
+        gasnetrun_conn_init(&rk->conn, -1, -1, GASNETI_BSP_DIR_HUB, 0);
+        pid_t pid;
+        int sock;
+        int err = gasnetrun_fork_rank(job->jobid, r, job->nranks, "local", opts->argv, NULL,
+                                      r == 0, -1, &pid, &sock);
+        if (err < 0) {
             abandon(job, r);
             free(cmd);
             return 1;
         }
         rk->pid = pid;
         rk->alive = 1;
-        rk->fd = sv[0];
-        fcntl(rk->fd, F_SETFL, fcntl(rk->fd, F_GETFL) | O_NONBLOCK);
-        int err = exec_result(rep[0]);
-        close(rep[0]);
+        gasnetrun_conn_init(&rk->conn, sock, sock, GASNETI_BSP_DIR_HUB, 0);
         if (err) {
             gasnetrun_say("cannot execute '%s': %s", opts->argv[0], strerror(err));
             abandon(job, r + 1);
