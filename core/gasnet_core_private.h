@@ -49,6 +49,10 @@ void gasnetc_exit_init(void);
 void gasnetc_remote_exit_cb(int code);
 /* Checked by every poll: runs the exit path if another rank asked for it. */
 void gasnetc_exit_check(void);
+/* 1 once this process has started to exit (any path): transports then treat
+ * errors to peers as "peer gone" rather than fatal.  Handler- and
+ * signal-safe (core/exit.c). */
+int gasnetc_exit_in_progress(void);
 /* Leaves now with code after telling the job (no return). */
 void gasnetc_exit_now(int code, int notify) __attribute__((__noreturn__));
 

@@ -77,11 +77,14 @@ static const char *status_hint(enum ibv_wc_status st)
     }
 }
 
-/* Ends the job for a failed completion (after leaving quietly if another
- * rank already asked the job to exit: its departure is the likely cause). */
+/* Ends the job for a failed completion, unless this process is already
+ * exiting (returns then: peers leaving make their QPs fail) or another rank
+ * asked the job to exit (leaves quietly with its code: its departure is the
+ * likely cause). */
 static void wc_failed(const struct ibv_wc *wc, const gasnetc_cep_t *c, const char *dir,
                       const char *op)
 {
+    if (gasnetc_exit_in_progress()) return;
     gasnetc_exit_check();
     gasneti_fatalerror("%s status=%d(%s) vendor_err=0x%x qp_num=0x%x hca=%s op=%s %s=(rank:%u, "
                        "qpi:%d)%s", dir, (int)wc->status, ibv_wc_status_str(wc->status),
@@ -146,8 +149,11 @@ static int poll_recv(void)
         if (n < 0) gasneti_fatalerror("ibv_poll_cq (receive CQ of %s) failed: %d", r->hca->name, n);
         for (int i = 0; i < n; i++) {
             gasnetc_rbuf_t *rb = (gasnetc_rbuf_t *)(uintptr_t)wc[i].wr_id;
-            if (__builtin_expect(wc[i].status != IBV_WC_SUCCESS, 0))
-                wc_failed(&wc[i], rb->cep, "rcv", "AM_RECEIVE");
+            if (__builtin_expect(wc[i].status != IBV_WC_SUCCESS, 0)) {
+                wc_failed(&wc[i], rb->cep, "rcv", "AM_RECEIVE"); /* returns only when exiting */
+                gasnetc_ibv_pool_put(&gasnetc_ibv.rbuf_pool, &rb->slot);
+                continue;
+            }
             gasnetc_ibv_recv_one(rb, wc[i].byte_len);
         }
         total += n;
@@ -204,7 +210,7 @@ static void *async_main(void *arg)
             snprintf(where, sizeof(where), "hca=%s port=%d", r->hca->name, ev.element.port_num);
         }
         ibv_ack_async_event(&ev);
-        if (event_is_fatal(t)) {
+        if (event_is_fatal(t) && !gasnetc_exit_in_progress()) {
             gasnetc_exit_check();
             gasneti_fatalerror("asynchronous event %d(%s) %s op=ASYNC", (int)t,
                                ibv_event_type_str(t), where);

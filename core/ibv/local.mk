@@ -49,7 +49,8 @@ EXTRA_DIST += \
 	tests/softroce/initramfs-init \
 	tests/softroce/guest-init.sh \
 	tests/softroce/run-verbs-tests \
-	tests/softroce/check-softroce.sh
+	tests/softroce/check-softroce.sh \
+	tests/softroce/verbs.manifest
 
 # Integration tests of the verbs AM transport (flood with credit checks).
 include $(top_srcdir)/tests/integration/verbs/local.mk

@@ -1,7 +1,7 @@
 #!/bin/bash
 # check-softroce.sh: the verbs test tier, as make check runs it (host side).
 #
-#   check-softroce.sh [-b BUILDDIR] [-- COMMAND [ARG...]]
+#   check-softroce.sh [-b BUILDDIR] [--verbs-tests] [-- COMMAND [ARG...]]
 #
 #   * A real HCA (/sys/class/infiniband/* exists): run-verbs-tests natively.
 #   * Otherwise, with the Soft-RoCE prerequisites installed: boot the qemu
@@ -12,7 +12,10 @@
 #     which turns that into a failure.
 #
 # COMMAND (optional) is the verbs integration test runner; run-verbs-tests
-# runs it once per layout, after its own checks.
+# runs it once per layout, after its own checks.  --verbs-tests is the usual
+# one: tests/harness/run-tests over tests/softroce/verbs.manifest (the AM,
+# barrier, legacy, PAR, exit and demo tests with PSHM off and as 2 hosts x 2
+# processes, and the AM credit flood).
 # Environment: SOFTROCE_BUILD_DIR (guest kernel/initramfs cache, default
 # /tmp/gasnet-softroce), SOFTROCE_LAYOUTS (default "dummy veth"),
 # SOFTROCE_TIMEOUT (per guest, default 900 s).
@@ -21,16 +24,24 @@
 set -u
 HERE=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
 BUILD=$PWD
+VERBS_TESTS=0
 while [ $# -gt 0 ]; do
     case "$1" in
     -b) BUILD=$2; shift 2 ;;
+    --verbs-tests) VERBS_TESTS=1; shift ;;
     --) shift; break ;;
-    *) echo "usage: check-softroce.sh [-b BUILDDIR] [-- COMMAND...]" >&2; exit 2 ;;
+    *) echo "usage: check-softroce.sh [-b BUILDDIR] [--verbs-tests] [-- COMMAND...]" >&2; exit 2 ;;
     esac
 done
 BUILD=$(cd "$BUILD" && pwd -P) || exit 2
 EXTRA=()
 [ $# -gt 0 ] && EXTRA=(-- "$@")
+if [ $VERBS_TESTS = 1 ]; then
+    [ $# -gt 0 ] && { echo "check-softroce.sh: --verbs-tests and -- COMMAND exclude each other" >&2; exit 2; }
+    SRC=$(cd "$HERE/../.." && pwd -P)
+    EXTRA=(-- "$SRC/tests/harness/run-tests" --srcdir "$SRC" --builddir "$BUILD" --no-unit
+           --manifest "$HERE/verbs.manifest")
+fi
 LAYOUTS=${SOFTROCE_LAYOUTS:-dummy veth}
 TIMEOUT=${SOFTROCE_TIMEOUT:-900}
 
