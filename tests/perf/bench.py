@@ -273,10 +273,18 @@ def verbs_reference(raw, test, size, ranks):
         v, why = get("ib_send_lat", s, "t_typical_us", 2.0)
         return "2 x ib_send_lat", v, why, "2 x ib_send_lat -s %d t_typical (it reports half " \
                                           "the round trip)" % s
-    if test in ("am_long_rtt", "put_lat"):
+    if test == "am_long_rtt":
         v, why = get("ib_write_lat", size, "t_typical_us", 2.0)
-        return "2 x ib_write_lat", v, why, "2 x ib_write_lat -s %d t_typical (half round " \
-                                           "trip); a blocking put waits for the ack" % size
+        return "2 x ib_write_lat", v, why, "2 x ib_write_lat -s %d t_typical (it reports " \
+                                           "half the round trip)" % size
+    if test == "put_lat":
+        # N bytes one way, then only the acknowledgement comes back.
+        v, why = get("ib_write_lat", size, "t_typical_us")
+        ack, why2 = get("ib_write_lat", 8, "t_typical_us")
+        v = v + ack if v is not None and ack is not None else None
+        return "ib_write_lat N + 8", v, why or why2, \
+            "ib_write_lat -s %d + ib_write_lat -s 8 t_typical (the write one way, then " \
+            "its acknowledgement)" % size
     if test == "get_lat":
         v, why = get("ib_read_lat", size, "t_typical_us")
         return "ib_read_lat", v, why, "ib_read_lat -s %d t_typical" % size

@@ -29,7 +29,7 @@ NOT_AVAILABLE = "verbs transport not available"
 def perftest_plan(profile):
     """[(tool, size)] whose results the reference column needs."""
     am, rma = set(profile["am_sizes"]), set(profile["rma_sizes"])
-    plan = {"ib_send_lat": {8} | am, "ib_write_lat": am | rma, "ib_read_lat": rma,
+    plan = {"ib_send_lat": {8} | am, "ib_write_lat": {8} | am | rma, "ib_read_lat": rma,
             "ib_send_bw": {8} | am, "ib_write_bw": {8} | am | rma, "ib_read_bw": rma}
     return [(tool, s) for tool in PERFTEST_ORDER for s in sorted(plan[tool])]
 
