@@ -336,6 +336,13 @@ void gasnetc_ibv_connect(gasnetc_ibv_port_t *ports, int nports, uint32_t rank, u
         t->active = 1;
         gasnetc_ibv_async_start();
         gasnetc_ibv_rma_register();
+        if (rank == 0 && GASNETI_PARAM_BOOL(GASNET_VERBOSEENV))
+            gasneti_info("verbs: %d network peer(s) x %d RC QP(s) over %d port(s); AM credits "
+                         "PP=%d TOTAL=%d SLACK=%d; queues: send %d, receive %d; inline <= %u "
+                         "bytes; %zu-byte AM buffers; packed Longs <= %zu bytes", npeers, nqps,
+                         nports, t->credit_cfg.pp, t->credit_cfg.total, t->credit_cfg.slack,
+                         qp.sq_depth, qp.rq_depth, t->ceps[0].inline_max,
+                         (size_t)GASNETC_IBV_BUFSZ, t->packed_long_limit);
     }
     gasneti_boot->barrier(); /* every QP of the job is in RTS with its buffers posted */
 }
