@@ -15,6 +15,8 @@ packages=(
     autoconf automake libtool pkg-config make gcc g++
     libibverbs-dev librdmacm-dev ibverbs-providers
     libhwloc-dev libpmix-dev libopenmpi-dev openmpi-bin python3
+    # spawners: ssh (the tests start a throw-away sshd on loopback), mpi, pmi
+    openssh-client openssh-server
     # Soft-RoCE test tier (a guest kernel with rxe, see shared/softroce)
     qemu-system-x86 busybox-static kmod xz-utils cpio iproute2
     ibverbs-utils rdmacm-utils perftest

@@ -44,20 +44,24 @@
 
 extern char **environ;
 
-/* The template and where it came from. */
+/* The template and where it came from.  MPIRUN_CMD and PMIRUN_CMD are
+ * GASNet's names; the parameter table only takes GASNET_* names, so they
+ * are read raw (documented in bootstrap/README). */
 static const char *pick_template(int pmi, const char **from)
 {
-    if (pmi && gasneti_param_isset(GASNETI_PARAM_PMIRUN_CMD)) {
+    const char *pmirun = gasneti_getenv_raw("PMIRUN_CMD");
+    const char *mpirun = gasneti_getenv_raw("MPIRUN_CMD");
+    if (pmi && pmirun && *pmirun) {
         *from = "PMIRUN_CMD";
-        return GASNETI_PARAM_STR(PMIRUN_CMD);
+        return pmirun;
     }
     if (pmi && GASNETI_PMIRUN_CMD_DEFAULT[0]) {
         *from = "configure's --with-pmirun-cmd";
         return GASNETI_PMIRUN_CMD_DEFAULT;
     }
-    if (gasneti_param_isset(GASNETI_PARAM_MPIRUN_CMD)) {
+    if (mpirun && *mpirun) {
         *from = "MPIRUN_CMD";
-        return GASNETI_PARAM_STR(MPIRUN_CMD);
+        return mpirun;
     }
     *from = pmi ? "the default PMIRUN_CMD (configure's MPIRUN_CMD)" : "the default MPIRUN_CMD";
     return GASNETI_MPIRUN_CMD_DEFAULT;

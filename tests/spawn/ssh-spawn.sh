@@ -31,11 +31,18 @@ done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/ssh-spawn.XXXXXX")
 cleanup() {
+    [ "$BASHPID" = "$$" ] || return 0 # only the script itself, never a subshell
     sshd_stop
     rm -rf "$work"
 }
+on_signal() {
+    [ "$BASHPID" = "$$" ] || exit 1
+    echo "ssh-spawn.sh: caught SIG$1; stopping" >&2
+    exit $2
+}
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+trap 'on_signal INT 130' INT
+trap 'on_signal TERM 143' TERM
 sshd_start "$work/sshd"
 rc=$?
 if [ $rc = 77 ]; then exit 77; fi
@@ -123,6 +130,21 @@ job "coll-tree" 0 120 GASNET_SSH_SERVERS="127.0.0.1 127.0.0.1 127.0.0.1" GASNET_
         ok "a chain of 3 nodes (GASNET_SSH_OUT_DEGREE=1), 5 ranks: exchange/broadcast/alltoall/barrier data checked" ||
         bad "coll-tree: not every rank checked its collectives"; }
 
+# A deep, wide tree without sshd: a fake remote shell that runs the command
+# here (GASNET_SSH_CMD; not OpenSSH, so no -o options are added).
+cat >"$work/fake-rsh" <<'FAKE'
+#!/bin/sh
+while [ $# -gt 2 ]; do shift; done
+exec sh -c "$2"
+FAKE
+chmod +x "$work/fake-rsh"
+H16="h0 h1 h2 h3 h4 h5 h6 h7 h8 h9 h10 h11 h12 h13 h14 h15"
+job "coll-16" 0 120 GASNET_SSH_CMD="$work/fake-rsh" GASNET_SSH_SERVERS="$H16" GASNET_SSH_OUT_DEGREE=2 \
+    -- -n 16 "$B/tests/unit/bootstrap-child" coll &&
+    { [ "$(count "collectives ok")" = 16 ] &&
+        ok "16 hosts, out-degree 2 (GASNET_SSH_CMD=a fake remote shell): collectives through 4 levels of nodes" ||
+        bad "coll-16: not every rank checked its collectives"; }
+
 # ---- exit codes -------------------------------------------------------------------
 job "exit3" 3 120 -- -n 4 "$B/tests/integration/exitcode" exit3 &&
     ok "rank 3 calls gasnet_exit(3) while the others wait in a barrier: the job exits 3"
@@ -161,18 +183,18 @@ job "dryrun" 0 30 GASNET_SSH_SERVERS="h0 h1 h2 h3 h4" GASNET_SSH_OUT_DEGREE=2 \
         bad "dryrun: unexpected plan"; }
 
 # ---- signals to the launcher ---------------------------------------------------------
-# signal_job NAME SIGNAL EXPECT MODE: start 4 sleeping ranks, signal the
-# launcher once all are up, check the exit code and that nothing remains.
+# signal_job NAME SIGNAL EXPECT MODE [N]: start N (4) sleeping ranks, signal
+# the launcher once all are up, check the exit code and that nothing remains.
 signal_job() {
-    local name=$1 sig=$2 expect=$3 mode=$4
+    local name=$1 sig=$2 expect=$3 mode=$4 n=${5:-4}
     tagn=$((tagn + 1))
     local tag="sp-$$-$tagn" i
-    env SPAWNTEST_TAG="$tag" "$launcher" -spawner=ssh -E SPAWNTEST_TAG -n 4 \
+    env SPAWNTEST_TAG="$tag" "$launcher" -spawner=ssh -E SPAWNTEST_TAG -n "$n" \
         "$B/tests/unit/bootstrap-child" "$mode" >"$out" 2>&1 </dev/null &
     local pid=$!
     exec 3>&2 2>/dev/null # no "Killed" notice from bash about the launcher
     for i in $(seq 1 200); do
-        [ "$(count "sleeping")" -ge 4 ] && break
+        [ "$(count "sleeping")" -ge "$n" ] && break
         kill -0 $pid 2>/dev/null || break
         sleep 0.1
     done
@@ -194,6 +216,9 @@ signal_job "SIGINT to the launcher: exit 130, no process left on any host" INT 1
 signal_job "SIGTERM to the launcher, ranks ignoring SIGTERM: SIGKILL follows, exit 143, nothing left" \
     TERM 143 sleep-noterm
 signal_job "SIGKILL to the launcher: every node and rank goes away" KILL 137 sleep
+GASNET_SSH_CMD="$work/fake-rsh" GASNET_SSH_SERVERS="$H16" GASNET_SSH_OUT_DEGREE=2 \
+    signal_job "SIGKILL to the launcher of a 4-level tree of 16 nodes (fake remote shell): nothing left" \
+    KILL 137 sleep 16
 
 if [ $failures -gt 0 ]; then
     echo "$failures check(s) FAILED"
