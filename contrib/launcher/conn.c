@@ -77,6 +77,7 @@ void gasnetrun_conn_init(gasnetrun_conn_t *c, int rfd, int wfd, int dir, int gre
 
 static void drop_output(gasnetrun_conn_t *c)
 {
+    c->queued = 0;
     while (c->out_head) {
         gasnetrun_out_t *o = c->out_head;
         c->out_head = o->next;
@@ -111,6 +112,11 @@ int gasnetrun_conn_pending(const gasnetrun_conn_t *c)
     return c->out_head != NULL && c->wfd >= 0;
 }
 
+int gasnetrun_conn_buffered(const gasnetrun_conn_t *c)
+{
+    return c->rfd >= 0 && c->in && c->in_off < c->in_len;
+}
+
 void gasnetrun_conn_flush(gasnetrun_conn_t *c)
 {
     while (c->out_head && c->wfd >= 0) {
@@ -142,6 +148,7 @@ void gasnetrun_conn_flush(gasnetrun_conn_t *c)
             return;
         }
         o->off += (size_t)put;
+        c->queued -= (size_t)put;
         if (o->off < total) return;
         c->out_head = o->next;
         if (!c->out_head) c->out_tail = NULL;
@@ -163,6 +170,7 @@ void gasnetrun_conn_send(gasnetrun_conn_t *c, uint32_t type, const uint32_t *wor
     o->hdr_len = GASNETI_BSP_HDR_LEN + 4u * (nwords < 4 ? nwords : 4);
     o->buf = buf;
     if (buf) buf->refs++;
+    c->queued += o->hdr_len + (buf ? buf->len : 0);
     if (c->out_tail)
         c->out_tail->next = o;
     else

@@ -346,6 +346,11 @@ static void read_link(gasnetrun_job_t *job, gasnetrun_link_t *l)
             for (size_t off = 8; off < len;) {
                 ssize_t w = write(fd, p + off, len - off);
                 if (w < 0 && errno == EINTR) continue;
+                if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+                    struct pollfd pw = {.fd = fd, .events = POLLOUT};
+                    poll(&pw, 1, 1000); /* a non-blocking stdout: wait like a blocking one */
+                    continue;
+                }
                 if (w <= 0) break; /* our output is gone: drop theirs */
                 off += (size_t)w;
             }

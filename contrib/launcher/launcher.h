@@ -77,7 +77,8 @@ typedef struct {
     int is_sock;
     gasneti_bsp_rx_t rx;
     gasnetrun_out_t *out_head, *out_tail;
-    /* links only: bytes read ahead of the decoder, greeting state */
+    size_t queued; /* bytes waiting in the output queue */
+    /* pipes only: bytes read ahead of the decoder, greeting state */
     unsigned char *in;
     size_t in_off, in_len;
     int greeted;
@@ -163,6 +164,8 @@ void gasnetrun_conn_send(gasnetrun_conn_t *c, uint32_t type, const uint32_t *wor
 void gasnetrun_conn_flush(gasnetrun_conn_t *c);
 /* 1 if output is waiting. */
 int gasnetrun_conn_pending(const gasnetrun_conn_t *c);
+/* 1 if input was read ahead and not decoded yet (poll() will not say so). */
+int gasnetrun_conn_buffered(const gasnetrun_conn_t *c);
 /* Blocks until the output is sent or `deadline` (gasnetrun_now) passes.
  * Returns 0 when everything was sent. */
 int gasnetrun_conn_drain(gasnetrun_conn_t *c, double deadline);

@@ -38,6 +38,9 @@
 #include "contrib/launcher/setup.h"
 
 #define SETUP_TIMEOUT 60.0
+/* Ranks' stdout is not read while this much waits for the parent, so that
+ * a slow consumer holds the ranks back instead of filling this node. */
+#define OUTPUT_BACKLOG (16u << 20)
 
 typedef struct {
     pid_t pid;
@@ -425,7 +428,8 @@ static void serve(void)
             gasnetrun_conn_t *c = &nd.ranks[i].conn;
             short ev = (short)(POLLIN | (gasnetrun_conn_pending(c) ? POLLOUT : 0));
             pfd[k++] = (struct pollfd){.fd = c->rfd, .events = ev};
-            pfd[k++] = (struct pollfd){.fd = nd.ranks[i].out, .events = POLLIN};
+            pfd[k++] = (struct pollfd){.fd = nd.up.queued < OUTPUT_BACKLOG ? nd.ranks[i].out : -1,
+                                       .events = POLLIN};
         }
         for (uint32_t i = 0; i < nd.nlinks; i++) {
             gasnetrun_conn_t *c = &nd.links[i].conn;
@@ -434,9 +438,11 @@ static void serve(void)
                                        .events = POLLOUT};
         }
         int timeout = nd.tearing ? 100 : -1;
+        if (nd.up.queued >= OUTPUT_BACKLOG && timeout < 0) timeout = 100;
+        if (gasnetrun_conn_buffered(&nd.up)) timeout = 0; /* read ahead with SETUP */
         if (poll(pfd, k, timeout) < 0 && errno != EINTR) break;
         k = 1;
-        if (pfd[k++].revents) {
+        if (pfd[k++].revents || gasnetrun_conn_buffered(&nd.up)) {
             for (;;) {
                 uint32_t type, len;
                 unsigned char *p;

@@ -12,9 +12,13 @@ dnl
 dnl --without-mpi turns it off; --with-ibv-spawner=mpi requires it.
 dnl --with-mpirun-cmd=TEMPLATE sets the default MPIRUN_CMD.
 dnl Substitutes MPICC, GASNETI_MPI_SPAWNER_LD, GASNETI_MPI_SPAWNER_LIBS
-dnl (what a client links for the mpi spawner); defines
-dnl GASNETI_HAVE_MPI_SPAWNER and GASNETI_MPIRUN_CMD_DEFAULT; conditional
-dnl HAVE_MPI.
+dnl (what a client links for the mpi spawner), and GASNETI_CLIENT_LD,
+dnl GASNETI_CLIENT_SPAWNER_LIBS: what the installed ibv-*.mak / .pc should
+dnl use as GASNET_LD and put before -lgasnet-ibv-* in GASNET_LIBS ($(CC) and
+dnl nothing, unless --with-ibv-spawner=mpi makes mpi the default: then
+dnl $MPICC and the mpi spawner library, as GASNet links MPI only when that
+dnl spawner is selected); defines GASNETI_HAVE_MPI_SPAWNER and
+dnl GASNETI_MPIRUN_CMD_DEFAULT; conditional HAVE_MPI.
 AC_DEFUN([GASNETI_CHECK_MPI], [
   AC_ARG_VAR([MPICC], [MPI C compiler wrapper used only for the mpi bootstrap plugin])
   AC_ARG_WITH([mpi],
@@ -58,7 +62,14 @@ AC_DEFUN([GASNETI_CHECK_MPI], [
     GASNETI_MPI_SPAWNER_LD=$MPICC
     GASNETI_MPI_SPAWNER_LIBS='-Wl,-u,gasneti_bootstrap_mpi -lgasnet-ibv-mpi-spawner'
   ])
+  GASNETI_CLIENT_LD='$(CC)'
+  GASNETI_CLIENT_SPAWNER_LIBS=
+  AS_IF([test "x$with_ibv_spawner" = xmpi], [
+    GASNETI_CLIENT_LD=$GASNETI_MPI_SPAWNER_LD
+    GASNETI_CLIENT_SPAWNER_LIBS=$GASNETI_MPI_SPAWNER_LIBS])
   AC_SUBST([GASNETI_MPI_SPAWNER_LD])
   AC_SUBST([GASNETI_MPI_SPAWNER_LIBS])
+  AC_SUBST([GASNETI_CLIENT_LD])
+  AC_SUBST([GASNETI_CLIENT_SPAWNER_LIBS])
   AM_CONDITIONAL([HAVE_MPI], [test "x$gasneti_mpi_found" = xyes])
 ])

@@ -20,7 +20,9 @@ build=${TEST_BUILDDIR:-$(pwd)}
 launcher=${TEST_LAUNCHER:-$build/gasnetrun_ibv}
 [ -x "$launcher" ] || { echo "FAIL - not built: $launcher"; exit 1; }
 if ! "$launcher" -h | grep -q "available: .*\\b$mode\\b"; then
-    echo "SKIP: the $mode spawner is not built (configure found no ${mode/pmi/PMIx}${mode/mpi/ MPI compiler})"
+    what="an MPI compiler (mpicc)"
+    [ "$mode" = pmi ] && what="the PMIx client library (libpmix-dev)"
+    echo "SKIP: the $mode spawner is not built (configure found no $what)"
     exit 77
 fi
 command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun in PATH (contrib/install-deps.sh installs openmpi-bin)"; exit 77; }
