@@ -7,7 +7,10 @@
  * without a posted buffer, is then a fatal completion error and fails the
  * job).  It is a plain public-API test and also passes over PSHM.
  *
- *   am-flood [N]     N Requests per direction of each pair (default 100000)
+ *   am-flood [N [T]]  N Requests per direction of each pair (default 100000);
+ *                     am-flood-par (the PAR build) sends them from T threads
+ *                     (default 4; T must divide 64), so that Requests that
+ *                     waited for credit are often sent by another thread
  *
  * Pairs: rank r and (r + size/2) % size (even sizes; with 2 "hosts" x 2 the
  * pairs cross the hosts).  Request mix by sequence number seq:
@@ -19,10 +22,14 @@
  * nothing otherwise.  The receiver checks arguments and payload bytes
  * against seq and marks seq in a bitmap: a duplicate fails at once, a
  * missing one at the end.  The sender counts Replies: exactly the expected
- * number must arrive.  Rank 0 prints the message rate.
+ * number must arrive.  Rank 0 prints the message rate.  Handler state is
+ * updated with atomics: in the PAR build several threads run handlers.
  */
 #include <gasnetex.h>
 #include "../test.h"
+#if defined(GASNET_PAR)
+#include <pthread.h>
+#endif
 
 #define NSLOTS 8                     /* Long slots per sender at the receiver */
 #define SLOT_BYTES ((uintptr_t)32 << 10)
@@ -36,9 +43,12 @@ static gex_AM_Entry_t htable[NHANDLERS];
 static uint32_t nreq = 100000;
 static gex_Rank_t partner;
 static uint8_t *seen;               /* bitmap of sequence numbers received */
-static volatile uint32_t received;  /* Requests received from the partner */
-static volatile uint32_t replies;   /* Replies received */
-static volatile uint32_t long_replies;
+static uint32_t received;            /* Requests received from the partner (atomic) */
+static uint32_t replies;             /* Replies received (atomic) */
+static uint32_t long_replies;        /* of which for Longs (atomic) */
+static unsigned nthreads = 1;
+#define LOAD(x) __atomic_load_n(&(x), __ATOMIC_ACQUIRE)
+#define INC(x) __atomic_add_fetch(&(x), 1, __ATOMIC_ACQ_REL)
 
 static uint32_t check_word(uint32_t seq, gex_Rank_t src) { return seq * 2654435761u ^ (src + 17); }
 static uint64_t seed_of(uint32_t seq, gex_Rank_t src) { return ((uint64_t)src << 32) | seq; }
@@ -64,9 +74,10 @@ static void got(gex_Token_t t, uint32_t seq, uint32_t check)
     CHECK_MSG(seq < nreq, "sequence number %u out of range (N=%u)", seq, nreq);
     CHECK_MSG(check == check_word(seq, src), "seq %u: check word 0x%x, expected 0x%x", seq,
               check, check_word(seq, src));
-    CHECK_MSG(!(seen[seq / 8] & (1u << (seq % 8))), "seq %u received twice", seq);
-    seen[seq / 8] |= (uint8_t)(1u << (seq % 8));
-    received++;
+    uint8_t bit = (uint8_t)(1u << (seq % 8));
+    CHECK_MSG(!(__atomic_fetch_or(&seen[seq / 8], bit, __ATOMIC_ACQ_REL) & bit),
+              "seq %u received twice", seq);
+    INC(received);
     if (wants_reply(seq)) CHECK_OK(gex_AM_ReplyShort2(t, HIDX(H_ACK), 0, (gex_AM_Arg_t)seq,
                                                       (gex_AM_Arg_t)is_long(seq)));
 }
@@ -102,8 +113,8 @@ static void h_ack(gex_Token_t t, gex_AM_Arg_t seq, gex_AM_Arg_t was_long)
     CHECK_EQ(src_of(t), partner);
     CHECK_MSG(wants_reply((uint32_t)seq), "Reply for seq %u, which asked for none", (uint32_t)seq);
     CHECK_EQ(was_long, is_long((uint32_t)seq));
-    replies++;
-    if (was_long) long_replies++;
+    if (was_long) INC(long_replies);
+    INC(replies);
 }
 
 static void send_one(uint32_t seq, uint8_t *buf, uint8_t *segbuf)
@@ -113,7 +124,7 @@ static void send_one(uint32_t seq, uint8_t *buf, uint8_t *segbuf)
     if (is_long(seq)) {
         /* Slot reuse: the Long sent NSLOTS before into this slot was answered. */
         uint32_t nth = seq / 64;
-        GASNET_BLOCKUNTIL(long_replies + NSLOTS > nth);
+        GASNET_BLOCKUNTIL(LOAD(long_replies) + NSLOTS > nth); /* one thread sends all Longs */
         size_t n = long_len(seq);
         /* In-segment source for every other big one: zero-copy RDMA. */
         uint8_t *src = (nth / 2) % 2 ? segbuf : buf;
@@ -131,11 +142,30 @@ static void send_one(uint32_t seq, uint8_t *buf, uint8_t *segbuf)
     }
 }
 
+/* Sender thread t sends the sequence numbers s = t mod nthreads, each
+ * thread with its own buffer (all Longs come from one thread, because
+ * nthreads divides 64: their slots are reused in order). */
+static void *sender(void *arg)
+{
+    unsigned t = (unsigned)(uintptr_t)arg;
+    uint8_t *buf = malloc(LONG_BIG + 16);
+    CHECK(buf != NULL);
+    uint8_t *segbuf = test_seg_at(test_rank, NSLOTS * SLOT_BYTES);
+    for (uint32_t seq = t; seq < nreq; seq += nthreads) send_one(seq, buf, segbuf);
+    free(buf);
+    return NULL;
+}
+
 int main(int argc, char **argv)
 {
     test_init("am-flood", &argc, &argv, NSLOTS * SLOT_BYTES + LONG_BIG, 0, 2);
     if (argc > 1) nreq = (uint32_t)strtoul(argv[1], NULL, 10);
     CHECK(nreq > 0);
+#if defined(GASNET_PAR)
+    nthreads = argc > 2 ? (unsigned)strtoul(argv[2], NULL, 10) : 4;
+    CHECK_MSG(nthreads >= 1 && nthreads <= 64 && 64 % nthreads == 0,
+              "thread count %u must divide 64", nthreads);
+#endif
     if (test_size % 2) {
         if (test_rank == 0) printf("SKIP: am-flood needs an even number of processes\n");
         fflush(stdout);
@@ -153,27 +183,31 @@ int main(int argc, char **argv)
                                      2, NULL, "flood_ack"};
     CHECK_OK(gex_EP_RegisterHandlers(test_ep, htable, NHANDLERS));
     seen = calloc(nreq / 8 + 1, 1);
-    uint8_t *buf = malloc(LONG_BIG + 16);
-    CHECK(seen && buf);
-    /* Sources of zero-copy Longs: past the slots of this rank's segment. */
-    uint8_t *segbuf = test_seg_at(test_rank, NSLOTS * SLOT_BYTES);
+    CHECK(seen != NULL);
     uint32_t want_replies = 0;
     for (uint32_t s = 0; s < nreq; s++) want_replies += wants_reply(s);
     test_barrier();
 
     double t0 = test_now();
-    for (uint32_t seq = 0; seq < nreq; seq++) send_one(seq, buf, segbuf);
+#if defined(GASNET_PAR)
+    pthread_t tids[64];
+    for (unsigned t = 1; t < nthreads; t++)
+        CHECK(pthread_create(&tids[t], NULL, sender, (void *)(uintptr_t)t) == 0);
+    sender(NULL);
+    for (unsigned t = 1; t < nthreads; t++) CHECK(pthread_join(tids[t], NULL) == 0);
+#else
+    sender(NULL);
+#endif
     double t1 = test_now();
-    GASNET_BLOCKUNTIL(received == nreq && replies == want_replies);
+    GASNET_BLOCKUNTIL(LOAD(received) == nreq && LOAD(replies) == want_replies);
     double t2 = test_now();
     for (uint32_t s = 0; s < nreq; s++)
         CHECK_MSG(seen[s / 8] & (1u << (s % 8)), "seq %u never arrived", s);
     CHECK_EQ(replies, want_replies);
     test_barrier();
-    TEST_MSG0("%u Requests per direction (%u Replies) in %.2f s: %.0f Requests/s per "
-              "direction (injection %.2f s)", nreq, want_replies, t2 - t0,
-              (double)nreq / (t2 - t0), t1 - t0);
+    TEST_MSG0("%u Requests per direction from %u thread(s) (%u Replies) in %.2f s: %.0f "
+              "Requests/s per direction (injection %.2f s)", nreq, nthreads, want_replies,
+              t2 - t0, (double)nreq / (t2 - t0), t1 - t0);
     free(seen);
-    free(buf);
     test_pass();
 }

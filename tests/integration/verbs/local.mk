@@ -8,3 +8,10 @@ tests_integration_verbs_am_flood_SOURCES = tests/integration/verbs/am-flood.c
 tests_integration_verbs_am_flood_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
 tests_integration_verbs_am_flood_CFLAGS = $(IT_CFLAGS)
 tests_integration_verbs_am_flood_LDADD = $(TEST_SEQ_LIBS)
+
+# The same test in the PAR library, several sender threads (am-flood [N [T]]).
+INTEGRATION_TESTS += tests/integration/verbs/am-flood-par
+tests_integration_verbs_am_flood_par_SOURCES = tests/integration/verbs/am-flood.c
+tests_integration_verbs_am_flood_par_CPPFLAGS = $(IT_PAR_CPPFLAGS)
+tests_integration_verbs_am_flood_par_CFLAGS = $(IT_CFLAGS) -pthread
+tests_integration_verbs_am_flood_par_LDADD = $(TEST_PAR_LIBS)
