@@ -124,6 +124,10 @@ job "am-args" 0 120 -- -n 4 "$B/tests/integration/am-args" &&
 job "rma" 0 180 -- -n 4 "$B/tests/integration/rma" &&
     { has "PASS rma" && ok "4 ranks on 2 hosts: put/get 1 B..4 MiB, all forms, exit 0" ||
         bad "rma: no PASS line"; }
+job "coll-hosts" 0 120 GASNET_TEST_HOSTS=2 -- -n 4 "$B/tests/unit/bootstrap-child" coll &&
+    { [ "$(count "collectives ok")" = 4 ] &&
+        ok "GASNET_TEST_HOSTS=2 reaches the ranks: host ids {0,1} and {2,3} (PSHM neighbourhoods)" ||
+        bad "coll-hosts: host ids not split"; }
 job "coll-tree" 0 120 GASNET_SSH_SERVERS="127.0.0.1 127.0.0.1 127.0.0.1" GASNET_SSH_OUT_DEGREE=1 \
     -- -n 5 "$B/tests/unit/bootstrap-child" coll &&
     { [ "$(count "collectives ok")" = 5 ] &&
