@@ -72,10 +72,12 @@ void gasnetc_register_internal_handlers(const gex_AM_Entry_t *table, size_t n)
     gex_AM_Entry_t copy;
     for (size_t i = 0; i < n; i++) {
         copy = table[i];
-        if (copy.gex_index == 0 || copy.gex_index >= GEX_AM_INDEX_BASE)
-            gasneti_fatalerror("internal handler %s has index %u outside 1..127",
+        if (copy.gex_index <= GASNETC_HANDLER_CREDIT_ONLY || copy.gex_index >= GEX_AM_INDEX_BASE)
+            gasneti_fatalerror("internal handler %s has index %u outside %d..127 (index %d is "
+                               "the verbs credit-only Reply)",
                                copy.gex_name ? copy.gex_name : "(unnamed)",
-                               (unsigned)copy.gex_index);
+                               (unsigned)copy.gex_index, GASNETC_HANDLER_CREDIT_ONLY + 1,
+                               GASNETC_HANDLER_CREDIT_ONLY);
         if (gasnetc_handlers_register(&gasneti_the_ep, &copy, 1, 1) != GASNET_OK)
             gasneti_fatalerror("cannot register internal handler %u", (unsigned)copy.gex_index);
     }
