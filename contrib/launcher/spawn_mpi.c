@@ -44,24 +44,20 @@
 
 extern char **environ;
 
-/* The template and where it came from.  MPIRUN_CMD and PMIRUN_CMD are
- * GASNet's names; the parameter table only takes GASNET_* names, so they
- * are read raw (documented in bootstrap/README). */
+/* The template and where it came from. */
 static const char *pick_template(int pmi, const char **from)
 {
-    const char *pmirun = gasneti_getenv_raw("PMIRUN_CMD");
-    const char *mpirun = gasneti_getenv_raw("MPIRUN_CMD");
-    if (pmi && pmirun && *pmirun) {
+    if (pmi && gasneti_param_isset(GASNETI_PARAM_PMIRUN_CMD)) {
         *from = "PMIRUN_CMD";
-        return pmirun;
+        return GASNETI_PARAM_STR(PMIRUN_CMD);
     }
     if (pmi && GASNETI_PMIRUN_CMD_DEFAULT[0]) {
         *from = "configure's --with-pmirun-cmd";
         return GASNETI_PMIRUN_CMD_DEFAULT;
     }
-    if (mpirun && *mpirun) {
+    if (gasneti_param_isset(GASNETI_PARAM_MPIRUN_CMD)) {
         *from = "MPIRUN_CMD";
-        return mpirun;
+        return GASNETI_PARAM_STR(MPIRUN_CMD);
     }
     *from = pmi ? "the default PMIRUN_CMD (configure's MPIRUN_CMD)" : "the default MPIRUN_CMD";
     return GASNETI_MPIRUN_CMD_DEFAULT;
