@@ -18,7 +18,7 @@
 # processes, and the AM credit flood).
 # Environment: SOFTROCE_BUILD_DIR (guest kernel/initramfs cache, default
 # /tmp/gasnet-softroce), SOFTROCE_LAYOUTS (default "dummy veth"),
-# SOFTROCE_TIMEOUT (per guest, default 900 s).
+# SOFTROCE_TIMEOUT (per guest, default 1200 s).
 # Closes with "check-softroce: N passed, N failed, N skipped" (the sums of
 # the layouts' checks).
 set -u
@@ -43,7 +43,7 @@ if [ $VERBS_TESTS = 1 ]; then
            --manifest "$HERE/verbs.manifest")
 fi
 LAYOUTS=${SOFTROCE_LAYOUTS:-dummy veth}
-TIMEOUT=${SOFTROCE_TIMEOUT:-900}
+TIMEOUT=${SOFTROCE_TIMEOUT:-1200}
 
 skip() {
     if [ "${SOFTROCE_REQUIRED:-0}" = 1 ]; then
