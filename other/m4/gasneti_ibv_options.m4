@@ -26,5 +26,11 @@ AC_DEFUN([GASNETI_CHECK_IBV_OPTIONS], [
     [AC_MSG_ERROR([--with-ibv-spawner=$gasneti_ibv_spawner: expected local, ssh, mpi or pmi])])
   AC_DEFINE_UNQUOTED([GASNETI_DEFAULT_SPAWNER], ["$gasneti_ibv_spawner"], [default spawner])
   AC_SUBST([GASNETI_DEFAULT_SPAWNER], [$gasneti_ibv_spawner])
+  AC_ARG_ENABLE([ibv-serialize-poll-cq],
+    [AS_HELP_STRING([--disable-ibv-serialize-poll-cq], [let threads call ibv_poll_cq concurrently instead of skipping a CQ another thread is polling])],
+    [], [enable_ibv_serialize_poll_cq=yes])
+  AS_IF([test "x$enable_ibv_serialize_poll_cq" = xno],
+    [AC_DEFINE([GASNETC_IBV_SERIALIZE_POLL_CQ], [0], [serialize ibv_poll_cq])],
+    [AC_DEFINE([GASNETC_IBV_SERIALIZE_POLL_CQ], [1], [serialize ibv_poll_cq])])
   AC_CONFIG_HEADERS([build-config.h])
 ])
