@@ -15,22 +15,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "tests/unit/unit-check.h"
 
 #define PG 4096u
 #define G (64u * 1024u)
 #define MAXREG 4096
 
-static int failures, checks;
-#define CHECK(cond, ...)                                \
-    do {                                                \
-        checks++;                                       \
-        if (!(cond)) {                                  \
-            failures++;                                 \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-            printf(__VA_ARGS__);                        \
-            printf("\n");                               \
-        }                                               \
-    } while (0)
 
 /* ---- the fake HCA ----------------------------------------------------------------- */
 
@@ -123,12 +113,12 @@ static void invariants(firehose_t *fh, const char *where)
     firehose_stats_t s;
     firehose_stats(fh, &s);
     int ok = firehose_check(fh, why, sizeof why) == 0;
-    CHECK(ok, "%s: %s", where, why);
-    CHECK(fk.active == s.pinned_regions && fk.bytes == s.pinned_bytes,
+    CHECK_QUIET(ok, "%s: %s", where, why);
+    CHECK_QUIET(fk.active == s.pinned_regions && fk.bytes == s.pinned_bytes,
           "%s: fake has %llu regions / %llu bytes, firehose %llu / %llu", where,
           (unsigned long long)fk.active, (unsigned long long)fk.bytes,
           (unsigned long long)s.pinned_regions, (unsigned long long)s.pinned_bytes);
-    CHECK(fk.active <= c->victim_regions && fk.bytes <= c->victim_bytes,
+    CHECK_QUIET(fk.active <= c->victim_regions && fk.bytes <= c->victim_bytes,
           "%s: %llu regions / %llu bytes pinned, limits %llu / %llu", where,
           (unsigned long long)fk.active, (unsigned long long)fk.bytes,
           (unsigned long long)c->victim_regions, (unsigned long long)c->victim_bytes);
@@ -150,9 +140,9 @@ static firehose_t *make(int64_t victim_bytes, int64_t victim_regions)
     e.page_size = PG;
     e.pool_bytes = 64u << 20;
     int rc = firehose_config_resolve(&u, &e, &cfg, why, sizeof why);
-    CHECK(rc == 0, "resolve: %s", why);
+    CHECK_QUIET(rc == 0, "resolve: %s", why);
     firehose_t *fh = firehose_init(&cfg, &ops, NULL);
-    CHECK(fh != NULL, "firehose_init");
+    CHECK_QUIET(fh != NULL, "firehose_init");
     return fh;
 }
 
@@ -160,8 +150,8 @@ static void finish(firehose_t *fh, const char *name)
 {
     invariants(fh, name);
     int held = firehose_fini(fh);
-    CHECK(held == 0, "%s: %d regions still held at fini", name, held);
-    CHECK(fk.active == 0 && fk.bytes == 0, "%s: %llu registrations left after fini", name,
+    CHECK_QUIET(held == 0, "%s: %d regions still held at fini", name, held);
+    CHECK_QUIET(fk.active == 0 && fk.bytes == 0, "%s: %llu registrations left after fini", name,
           (unsigned long long)fk.active);
     printf("ok %s\n", name);
 }
@@ -173,25 +163,25 @@ static void test_hits_and_ranges(void)
     firehose_t *fh = make(16 * G, 16);
     firehose_request_t a, b, c, d, e;
     firehose_stats_t s;
-    CHECK(firehose_local_pin(fh, BASE + 100, 200, 0, &a) == FIREHOSE_OK && a.len == 200 &&
+    CHECK_QUIET(firehose_local_pin(fh, BASE + 100, 200, 0, &a) == FIREHOSE_OK && a.len == 200 &&
               covers(&a),
           "first pin");
-    CHECK(fk.reg[a.lkey - 1000].start == BASE && fk.reg[a.lkey - 1000].len == PG,
+    CHECK_QUIET(fk.reg[a.lkey - 1000].start == BASE && fk.reg[a.lkey - 1000].len == PG,
           "a 200-byte request pins its one page");
-    CHECK(firehose_local_pin(fh, BASE + 1000, 50, 0, &b) == FIREHOSE_OK && b.lkey == a.lkey,
+    CHECK_QUIET(firehose_local_pin(fh, BASE + 1000, 50, 0, &b) == FIREHOSE_OK && b.lkey == a.lkey,
           "inside the same page: hit");
     invariants(fh, "hit");
     /* adjacent page: a new region; a range over both: a new, larger region */
-    CHECK(firehose_local_pin(fh, BASE + PG, 10, 0, &c) == FIREHOSE_OK && c.lkey != a.lkey,
+    CHECK_QUIET(firehose_local_pin(fh, BASE + PG, 10, 0, &c) == FIREHOSE_OK && c.lkey != a.lkey,
           "adjacent page: miss");
-    CHECK(firehose_local_pin(fh, BASE + 4000, 200, 0, &d) == FIREHOSE_OK && d.len == 200 &&
+    CHECK_QUIET(firehose_local_pin(fh, BASE + 4000, 200, 0, &d) == FIREHOSE_OK && d.len == 200 &&
               covers(&d) && d.lkey != a.lkey && d.lkey != c.lkey,
           "range straddling two pinned pages: new region over both");
-    CHECK(firehose_local_pin(fh, BASE + 10, 2 * PG - 20, 0, &e) == FIREHOSE_OK && e.lkey == d.lkey,
+    CHECK_QUIET(firehose_local_pin(fh, BASE + 10, 2 * PG - 20, 0, &e) == FIREHOSE_OK && e.lkey == d.lkey,
           "overlapping range inside the straddling region: hit");
     invariants(fh, "ranges");
     firehose_stats(fh, &s);
-    CHECK(s.local_hits == 2 && s.local_misses == 3, "hits %llu misses %llu",
+    CHECK_QUIET(s.local_hits == 2 && s.local_misses == 3, "hits %llu misses %llu",
           (unsigned long long)s.local_hits, (unsigned long long)s.local_misses);
     firehose_release(fh, &a);
     firehose_release(fh, &b);
@@ -204,9 +194,9 @@ static void test_hits_and_ranges(void)
     while (left) {
         firehose_request_t q;
         int rc = firehose_local_pin(fh, addr, left, 0, &q);
-        CHECK(rc == FIREHOSE_OK && q.len >= 1 && q.len <= left && covers(&q), "large piece");
+        CHECK_QUIET(rc == FIREHOSE_OK && q.len >= 1 && q.len <= left && covers(&q), "large piece");
         if (rc != FIREHOSE_OK) break;
-        CHECK(pieces > 0 || q.len == G - 1000, "first piece ends at the region boundary (%zu)",
+        CHECK_QUIET(pieces > 0 || q.len == G - 1000, "first piece ends at the region boundary (%zu)",
               q.len);
         addr += q.len;
         left -= q.len;
@@ -214,23 +204,23 @@ static void test_hits_and_ranges(void)
         firehose_release(fh, &q);
         invariants(fh, "large");
     }
-    CHECK(pieces == 10, "600K from an unaligned address in 64K regions: %zu pieces", pieces);
+    CHECK_QUIET(pieces == 10, "600K from an unaligned address in 64K regions: %zu pieces", pieces);
     /* a partial cover of at least half a region is a hit (the caller loops) */
     firehose_request_t p;
     uint64_t pins = fk.pins;
-    CHECK(firehose_local_pin(fh, BASE + 1024 * 1024 + 16 * 1024, 100 * 1024, 0, &p) ==
+    CHECK_QUIET(firehose_local_pin(fh, BASE + 1024 * 1024 + 16 * 1024, 100 * 1024, 0, &p) ==
                   FIREHOSE_OK &&
               p.len == G - 16 * 1024 && fk.pins == pins,
           "partial hit of >= half a region (len %zu)", p.len);
     firehose_release(fh, &p);
-    CHECK(firehose_local_pin(fh, BASE + 1024 * 1024 + 48 * 1024, 100 * 1024, 0, &p) ==
+    CHECK_QUIET(firehose_local_pin(fh, BASE + 1024 * 1024 + 48 * 1024, 100 * 1024, 0, &p) ==
                   FIREHOSE_OK &&
               p.len == G && fk.pins == pins + 1,
           "a cover of less than half a region is a miss (len %zu)", p.len);
     firehose_release(fh, &p);
     /* bad arguments */
-    CHECK(firehose_local_pin(fh, BASE, 0, 0, &p) == FIREHOSE_BADARG, "len 0");
-    CHECK(firehose_local_pin(fh, UINTPTR_MAX - 10, 100, 0, &p) == FIREHOSE_BADARG, "wrap");
+    CHECK_QUIET(firehose_local_pin(fh, BASE, 0, 0, &p) == FIREHOSE_BADARG, "len 0");
+    CHECK_QUIET(firehose_local_pin(fh, UINTPTR_MAX - 10, 100, 0, &p) == FIREHOSE_BADARG, "wrap");
     finish(fh, "hits, misses, overlapping and adjacent ranges");
 }
 
@@ -239,20 +229,20 @@ static void test_eviction_order(void)
     firehose_t *fh = make(4 * G, 4);
     firehose_request_t q;
     for (int i = 0; i < 4; i++) { /* R0..R3 cached, released in this order */
-        CHECK(firehose_local_pin(fh, BASE + (uintptr_t)i * G, G, 0, &q) == FIREHOSE_OK, "pin");
+        CHECK_QUIET(firehose_local_pin(fh, BASE + (uintptr_t)i * G, G, 0, &q) == FIREHOSE_OK, "pin");
         firehose_release(fh, &q);
     }
     /* touch R1: it becomes the most recently released */
-    CHECK(firehose_local_pin(fh, BASE + G + 5, 10, 0, &q) == FIREHOSE_OK, "touch");
+    CHECK_QUIET(firehose_local_pin(fh, BASE + G + 5, 10, 0, &q) == FIREHOSE_OK, "touch");
     firehose_release(fh, &q);
     fk.nlog = 0;
     uintptr_t expect[4] = {BASE, BASE + 2 * G, BASE + 3 * G, BASE + G};
     for (int i = 0; i < 4; i++) {
-        CHECK(firehose_local_pin(fh, BASE + (uintptr_t)(10 + i) * G, G, 0, &q) == FIREHOSE_OK,
+        CHECK_QUIET(firehose_local_pin(fh, BASE + (uintptr_t)(10 + i) * G, G, 0, &q) == FIREHOSE_OK,
               "new");
         firehose_release(fh, &q);
         invariants(fh, "eviction");
-        CHECK(fk.nlog == i + 1 && fk.unpin_log[i] == expect[i],
+        CHECK_QUIET(fk.nlog == i + 1 && fk.unpin_log[i] == expect[i],
               "eviction %d: unpinned %#lx, expected %#lx (LRU)", i,
               (unsigned long)(fk.nlog > i ? fk.unpin_log[i] : 0), (unsigned long)expect[i]);
     }
@@ -265,23 +255,23 @@ static void test_limits_and_refs(void)
     firehose_t *fh = make(64 * G, 3);
     firehose_request_t q[4], r;
     for (int i = 0; i < 3; i++)
-        CHECK(firehose_local_pin(fh, BASE + (uintptr_t)i * G, PG, 0, &q[i]) == FIREHOSE_OK, "hold");
+        CHECK_QUIET(firehose_local_pin(fh, BASE + (uintptr_t)i * G, PG, 0, &q[i]) == FIREHOSE_OK, "hold");
     uint64_t pins = fk.pins;
-    CHECK(firehose_local_pin(fh, BASE + 7 * G, PG, 0, &q[3]) == FIREHOSE_NORESOURCE &&
+    CHECK_QUIET(firehose_local_pin(fh, BASE + 7 * G, PG, 0, &q[3]) == FIREHOSE_NORESOURCE &&
               fk.pins == pins,
           "4th region over a 3-region limit: NORESOURCE without pinning");
     invariants(fh, "count limit");
     /* reference counts: pin q[0]'s region twice more, release twice: still held */
     firehose_request_t x, y;
-    CHECK(firehose_local_pin(fh, BASE + 1, 1, 0, &x) == FIREHOSE_OK && x.lkey == q[0].lkey, "ref");
-    CHECK(firehose_local_pin(fh, BASE + 2, 1, 0, &y) == FIREHOSE_OK && y.lkey == q[0].lkey, "ref");
+    CHECK_QUIET(firehose_local_pin(fh, BASE + 1, 1, 0, &x) == FIREHOSE_OK && x.lkey == q[0].lkey, "ref");
+    CHECK_QUIET(firehose_local_pin(fh, BASE + 2, 1, 0, &y) == FIREHOSE_OK && y.lkey == q[0].lkey, "ref");
     firehose_release(fh, &x);
     firehose_release(fh, &y);
     firehose_release(fh, &q[1]); /* only q[1]'s region is evictable */
-    CHECK(firehose_local_pin(fh, BASE + 7 * G, PG, 0, &q[3]) == FIREHOSE_OK, "after a release");
-    CHECK(fk.nlog > 0 && fk.unpin_log[fk.nlog - 1] == BASE + G,
+    CHECK_QUIET(firehose_local_pin(fh, BASE + 7 * G, PG, 0, &q[3]) == FIREHOSE_OK, "after a release");
+    CHECK_QUIET(fk.nlog > 0 && fk.unpin_log[fk.nlog - 1] == BASE + G,
           "the unreferenced region was evicted, not the referenced one");
-    CHECK(covers(&q[0]) && covers(&q[2]), "held regions still pinned");
+    CHECK_QUIET(covers(&q[0]) && covers(&q[2]), "held regions still pinned");
     invariants(fh, "refs");
     firehose_release(fh, &q[0]);
     firehose_release(fh, &q[2]);
@@ -291,16 +281,16 @@ static void test_limits_and_refs(void)
     /* bytes: 3.5 regions of memory address 3 regions (MAXVICTIM_R is cut to
      * MAXVICTIM_M / region size), full-size regions never pass the bytes */
     fh = make(3 * G + G / 2, 64);
-    CHECK(firehose_config(fh)->victim_regions == 3, "MAXVICTIM_R cut to 3 (%llu)",
+    CHECK_QUIET(firehose_config(fh)->victim_regions == 3, "MAXVICTIM_R cut to 3 (%llu)",
           (unsigned long long)firehose_config(fh)->victim_regions);
     for (int i = 0; i < 3; i++)
-        CHECK(firehose_local_pin(fh, BASE + (uintptr_t)i * G, G, 0, &q[i]) == FIREHOSE_OK, "hold");
-    CHECK(firehose_local_pin(fh, BASE + 9 * G, PG, 0, &r) == FIREHOSE_NORESOURCE,
+        CHECK_QUIET(firehose_local_pin(fh, BASE + (uintptr_t)i * G, G, 0, &q[i]) == FIREHOSE_OK, "hold");
+    CHECK_QUIET(firehose_local_pin(fh, BASE + 9 * G, PG, 0, &r) == FIREHOSE_NORESOURCE,
           "one more page over the limits: NORESOURCE");
     invariants(fh, "byte limit");
     firehose_release(fh, &q[0]);
-    CHECK(firehose_local_pin(fh, BASE + 9 * G, PG, 0, &r) == FIREHOSE_OK, "room after release");
-    CHECK(firehose_local_pin(fh, BASE + 10 * G, 8 * PG, 0, &q[0]) == FIREHOSE_NORESOURCE,
+    CHECK_QUIET(firehose_local_pin(fh, BASE + 9 * G, PG, 0, &r) == FIREHOSE_OK, "room after release");
+    CHECK_QUIET(firehose_local_pin(fh, BASE + 10 * G, 8 * PG, 0, &q[0]) == FIREHOSE_NORESOURCE,
           "small regions count as regions");
     invariants(fh, "byte limit 2");
     firehose_release(fh, &q[1]);
@@ -314,22 +304,22 @@ static void test_pin_failure_and_try(void)
     firehose_t *fh = make(8 * G, 8);
     firehose_request_t q, r;
     firehose_stats_t s;
-    CHECK(firehose_local_pin(fh, BASE, PG, 0, &q) == FIREHOSE_OK, "pin");
+    CHECK_QUIET(firehose_local_pin(fh, BASE, PG, 0, &q) == FIREHOSE_OK, "pin");
     firehose_release(fh, &q); /* cached */
     fk.fail_next = 1;         /* the HCA refuses once: cache flushed, retry succeeds */
-    CHECK(firehose_local_pin(fh, BASE + G, PG, 0, &r) == FIREHOSE_OK && covers(&r),
+    CHECK_QUIET(firehose_local_pin(fh, BASE + G, PG, 0, &r) == FIREHOSE_OK && covers(&r),
           "retry after flushing the cache");
     firehose_stats(fh, &s);
-    CHECK(s.pin_failures == 1 && s.evictions == 1, "one failure, one flush (%llu, %llu)",
+    CHECK_QUIET(s.pin_failures == 1 && s.evictions == 1, "one failure, one flush (%llu, %llu)",
           (unsigned long long)s.pin_failures, (unsigned long long)s.evictions);
     fk.fail_next = 1; /* refuses with nothing cached to flush: NORESOURCE, nothing held */
     printf("(a firehose warning about a failed registration is expected next)\n");
     fflush(stdout);
-    CHECK(firehose_local_pin(fh, BASE + 2 * G, PG, 0, &q) == FIREHOSE_NORESOURCE, "pin failure");
+    CHECK_QUIET(firehose_local_pin(fh, BASE + 2 * G, PG, 0, &q) == FIREHOSE_NORESOURCE, "pin failure");
     invariants(fh, "pin failure");
-    CHECK(firehose_local_pin(fh, BASE + 5, 10, FIREHOSE_FLAG_TRY, &q) == FIREHOSE_NORESOURCE,
+    CHECK_QUIET(firehose_local_pin(fh, BASE + 5, 10, FIREHOSE_FLAG_TRY, &q) == FIREHOSE_NORESOURCE,
           "TRY on a flushed region: no pin");
-    CHECK(firehose_local_pin(fh, BASE + G + 5, 10, FIREHOSE_FLAG_TRY, &q) == FIREHOSE_OK &&
+    CHECK_QUIET(firehose_local_pin(fh, BASE + G + 5, 10, FIREHOSE_FLAG_TRY, &q) == FIREHOSE_OK &&
               q.lkey == r.lkey,
           "TRY hit");
     firehose_release(fh, &q);
@@ -341,20 +331,20 @@ static void test_invalidate(void)
 {
     firehose_t *fh = make(8 * G, 8);
     firehose_request_t q, held, again;
-    CHECK(firehose_local_pin(fh, BASE, PG, 0, &q) == FIREHOSE_OK, "pin");
+    CHECK_QUIET(firehose_local_pin(fh, BASE, PG, 0, &q) == FIREHOSE_OK, "pin");
     firehose_release(fh, &q);
-    CHECK(firehose_local_pin(fh, BASE + G, 2 * PG, 0, &held) == FIREHOSE_OK, "pin held");
+    CHECK_QUIET(firehose_local_pin(fh, BASE + G, 2 * PG, 0, &held) == FIREHOSE_OK, "pin held");
     uint64_t unpins = fk.unpins;
-    CHECK(firehose_local_invalidate(fh, BASE + 100, G + 10) == 2, "two regions invalidated");
-    CHECK(fk.unpins == unpins + 1 && covers(&held), "cached one unpinned, held one kept");
+    CHECK_QUIET(firehose_local_invalidate(fh, BASE + 100, G + 10) == 2, "two regions invalidated");
+    CHECK_QUIET(fk.unpins == unpins + 1 && covers(&held), "cached one unpinned, held one kept");
     invariants(fh, "invalidate");
-    CHECK(firehose_local_pin(fh, BASE + G, PG, 0, &again) == FIREHOSE_OK &&
+    CHECK_QUIET(firehose_local_pin(fh, BASE + G, PG, 0, &again) == FIREHOSE_OK &&
               again.lkey != held.lkey,
           "no hit on an invalidated region");
     firehose_release(fh, &held);
-    CHECK(fk.unpins == unpins + 2, "invalidated region unpinned at its last release");
+    CHECK_QUIET(fk.unpins == unpins + 2, "invalidated region unpinned at its last release");
     firehose_release(fh, &again);
-    CHECK(firehose_local_invalidate(fh, 0, UINTPTR_MAX) == 1, "whole address space");
+    CHECK_QUIET(firehose_local_invalidate(fh, 0, UINTPTR_MAX) == 1, "whole address space");
     invariants(fh, "invalidate all");
     finish(fh, "invalidation (munmap hook)");
 }
@@ -373,16 +363,16 @@ static void test_stress(uint64_t seed)
         int i = (int)(rnd() % HOLD);
         uint64_t op = rnd() % 100;
         if (used[i] && op < 45) {
-            CHECK(covers(&q[i]), "held request %d lost its registration", i);
+            CHECK_QUIET(covers(&q[i]), "held request %d lost its registration", i);
             firehose_release(fh, &q[i]);
             used[i] = 0;
         } else if (!used[i] && op < 97) {
             uintptr_t addr = BASE + rnd() % (2u << 20);
             size_t len = 1 + (size_t)(rnd() % ((rnd() & 1) ? 2 * PG : 3 * G));
             int rc = firehose_local_pin(fh, addr, len, (rnd() % 20) ? 0 : FIREHOSE_FLAG_TRY, &q[i]);
-            CHECK(rc == FIREHOSE_OK || rc == FIREHOSE_NORESOURCE, "rc %d", rc);
+            CHECK_QUIET(rc == FIREHOSE_OK || rc == FIREHOSE_NORESOURCE, "rc %d", rc);
             if (rc == FIREHOSE_OK) {
-                CHECK(q[i].addr == addr && q[i].len >= 1 && q[i].len <= len && covers(&q[i]),
+                CHECK_QUIET(q[i].addr == addr && q[i].len >= 1 && q[i].len <= len && covers(&q[i]),
                       "result covers a prefix");
                 used[i] = 1;
                 ok++;
@@ -398,7 +388,7 @@ static void test_stress(uint64_t seed)
     for (int i = 0; i < HOLD; i++)
         if (used[i]) firehose_release(fh, &q[i]);
     printf("stress seed %llu: %d pinned, %d refused\n", (unsigned long long)seed, ok, nores);
-    CHECK(ok > 1000 && nores > 0, "the run exercised both outcomes");
+    CHECK_QUIET(ok > 1000 && nores > 0, "the run exercised both outcomes");
     finish(fh, "random stress");
 }
 

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "tests/unit/unit-check.h"
 
 #define PG 4096u
 #define G (64u * 1024u)
@@ -33,17 +34,6 @@
 #define QCAP 1024
 #define LHOLD 4
 
-static int failures, checks;
-#define CHECK(cond, ...)                                \
-    do {                                                \
-        checks++;                                       \
-        if (!(cond)) {                                  \
-            failures++;                                 \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-            printf(__VA_ARGS__);                        \
-            printf("\n");                               \
-        }                                               \
-    } while (0)
 
 static uint64_t rng;
 static uint64_t rnd(void)
@@ -100,9 +90,9 @@ static uint64_t delivered, moves_seen;
 static int fake_pin(void *ctx, uintptr_t addr, size_t len, firehose_pin_t *out)
 {
     node_t *n = ctx;
-    CHECK(addr % PG == 0 && len % PG == 0 && len && len <= G, "pin of %#lx+%zu",
+    CHECK_QUIET(addr % PG == 0 && len % PG == 0 && len && len <= G, "pin of %#lx+%zu",
           (unsigned long)addr, len);
-    CHECK(addr >= (uintptr_t)n->seg && addr + len <= (uintptr_t)n->seg + SEG,
+    CHECK_QUIET(addr >= (uintptr_t)n->seg && addr + len <= (uintptr_t)n->seg + SEG,
           "node %d pins outside its memory", n->id);
     if (n->fail_next > 0) {
         n->fail_next--;
@@ -126,7 +116,7 @@ static void fake_unpin(void *ctx, const firehose_pin_t *pin)
 {
     node_t *n = ctx;
     reg_t *r = pin->handle;
-    CHECK(r && r->active, "unpin of a dead registration on node %d", n->id);
+    CHECK_QUIET(r && r->active, "unpin of a dead registration on node %d", n->id);
     if (!r || !r->active) return;
     r->active = 0;
     n->active--;
@@ -136,7 +126,7 @@ static void fake_unpin(void *ctx, const firehose_pin_t *pin)
 static void fake_send(void *ctx, int to, const void *msg, size_t len)
 {
     node_t *n = ctx;
-    CHECK(qlen < QCAP && len <= FIREHOSE_MSG_MAX && len <= firehose_config(n->fh)->msg_max,
+    CHECK_QUIET(qlen < QCAP && len <= FIREHOSE_MSG_MAX && len <= firehose_config(n->fh)->msg_max,
           "send of %zu bytes (queue %d)", len, qlen);
     if (qlen >= QCAP) return;
     msg_t *m = &queue[qlen++];
@@ -179,7 +169,7 @@ static void deliver(int i)
     uint64_t reply[8];
     size_t rl = firehose_move_handle(nodes[m.to].fh, m.from, m.data, m.len, reply, sizeof reply);
     if (rl) {
-        CHECK(qlen < QCAP, "queue full");
+        CHECK_QUIET(qlen < QCAP, "queue full");
         msg_t *r = &queue[qlen++];
         r->from = m.to;
         r->to = m.from;
@@ -201,14 +191,14 @@ static uint8_t *target_mem(const op_t *o, size_t off)
 static void op_finish(op_t *o, int held)
 {
     if (held) {
-        CHECK(key_covers(o->dst, o->req.rkey, o->raddr, o->req.len),
+        CHECK_QUIET(key_covers(o->dst, o->req.rkey, o->raddr, o->req.len),
               "held firehose %d->%d %#lx+%zu has no live registration", o->src, o->dst,
               (unsigned long)o->raddr, o->req.len);
     }
     if (o->put) {
         size_t done = o->req.putinmove_done;
         memcpy(target_mem(o, done), o->data + done, o->len - done);
-        CHECK(memcmp(target_mem(o, 0), o->data, o->len) == 0, "put %d->%d: target differs",
+        CHECK_QUIET(memcmp(target_mem(o, 0), o->data, o->len) == 0, "put %d->%d: target differs",
               o->src, o->dst);
     }
     if (held) firehose_release(nodes[o->src].fh, &o->req);
@@ -218,18 +208,18 @@ static void op_finish(op_t *o, int held)
 static void op_done(firehose_request_t *req, void *arg)
 {
     op_t *o = arg;
-    CHECK(o->state == PENDING && req == &o->req, "callback for an op not pending");
+    CHECK_QUIET(o->state == PENDING && req == &o->req, "callback for an op not pending");
     if (o->put)
-        CHECK(memcmp(target_mem(o, 0), o->data, req->putinmove_done) == 0 &&
+        CHECK_QUIET(memcmp(target_mem(o, 0), o->data, req->putinmove_done) == 0 &&
                   req->putinmove_done <= firehose_config(nodes[o->src].fh)->putinmove_limit,
               "put-in-move data (%zu bytes) not at the target", req->putinmove_done);
     if (req->status == FIREHOSE_OK) {
-        CHECK(req->len >= 1 && req->len <= o->len &&
+        CHECK_QUIET(req->len >= 1 && req->len <= o->len &&
                   key_covers(o->dst, req->rkey, o->raddr, req->len),
               "granted firehose does not cover %#lx+%zu", (unsigned long)o->raddr, req->len);
         o->state = HELD;
     } else {
-        CHECK(req->status == FIREHOSE_NORESOURCE, "status %d", req->status);
+        CHECK_QUIET(req->status == FIREHOSE_NORESOURCE, "status %d", req->status);
         op_finish(o, 0);
     }
 }
@@ -248,14 +238,14 @@ static int op_issue(op_t *o, int src, int dst, uintptr_t raddr, size_t len, int 
     int rc = firehose_remote_pin(nodes[src].fh, dst, raddr, len, 0, put ? o->data : NULL, &o->req,
                                  op_done, o);
     if (rc == FIREHOSE_OK) {
-        CHECK(o->req.len >= 1 && key_covers(dst, o->req.rkey, raddr, o->req.len),
+        CHECK_QUIET(o->req.len >= 1 && key_covers(dst, o->req.rkey, raddr, o->req.len),
               "hit does not cover");
         o->state = HELD;
     } else if (rc == FIREHOSE_NORESOURCE) {
         o->req.putinmove_done = 0;
         op_finish(o, 0);
     } else {
-        CHECK(rc == FIREHOSE_PENDING, "remote_pin returned %d", rc);
+        CHECK_QUIET(rc == FIREHOSE_PENDING, "remote_pin returned %d", rc);
     }
     return rc;
 }
@@ -281,7 +271,7 @@ static void local_step(node_t *n)
 {
     int i = (int)(rnd() % LHOLD);
     if (n->lused[i]) {
-        CHECK(key_covers(n->id, n->lreq[i].lkey, n->lreq[i].addr, n->lreq[i].len), "local held");
+        CHECK_QUIET(key_covers(n->id, n->lreq[i].lkey, n->lreq[i].addr, n->lreq[i].len), "local held");
         firehose_release(n->fh, &n->lreq[i]);
         n->lused[i] = 0;
         return;
@@ -298,10 +288,10 @@ static void invariants(const char *where, long step)
         char why[256];
         firehose_stats_t s;
         const firehose_config_t *c = firehose_config(n->fh);
-        CHECK(firehose_check(n->fh, why, sizeof why) == 0, "%s step %ld node %d: %s", where, step,
+        CHECK_QUIET(firehose_check(n->fh, why, sizeof why) == 0, "%s step %ld node %d: %s", where, step,
               i, why);
         firehose_stats(n->fh, &s);
-        CHECK(n->active == s.pinned_regions && n->bytes == s.pinned_bytes &&
+        CHECK_QUIET(n->active == s.pinned_regions && n->bytes == s.pinned_bytes &&
                   n->active <= c->victim_regions + c->main_regions &&
                   n->bytes <= c->victim_bytes + c->main_bytes,
               "%s step %ld node %d: %llu regions / %llu bytes pinned", where, step, i,
@@ -310,7 +300,7 @@ static void invariants(const char *where, long step)
             for (int k = 0; k < K; k++) {
                 op_t *o = &ops_[i][d][k];
                 if (o->state == HELD)
-                    CHECK(key_covers(d, o->req.rkey, o->raddr, o->req.len),
+                    CHECK_QUIET(key_covers(d, o->req.rkey, o->raddr, o->req.len),
                           "%s step %ld: held firehose lost its registration", where, step);
             }
     }
@@ -345,9 +335,9 @@ static void setup(int n, size_t msg_max, int fail_percent)
         e.page_size = PG;
         e.pool_bytes = 64u << 20;
         e.msg_max = msg_max;
-        CHECK(firehose_config_resolve(&u, &e, &cfg, why, sizeof why) == 0, "resolve: %s", why);
+        CHECK_QUIET(firehose_config_resolve(&u, &e, &cfg, why, sizeof why) == 0, "resolve: %s", why);
         nd->fh = firehose_init(&cfg, &fops, nd);
-        CHECK(nd->fh != NULL, "init");
+        CHECK_QUIET(nd->fh != NULL, "init");
     }
 }
 
@@ -355,8 +345,8 @@ static void teardown(const char *name)
 {
     for (int i = 0; i < nn; i++) {
         int held = firehose_fini(nodes[i].fh);
-        CHECK(held == 0, "%s: node %d: %d regions held at fini", name, i, held);
-        CHECK(nodes[i].active == 0, "%s: node %d: %llu registrations left", name, i,
+        CHECK_QUIET(held == 0, "%s: node %d: %d regions held at fini", name, i, held);
+        CHECK_QUIET(nodes[i].active == 0, "%s: node %d: %llu registrations left", name, i,
               (unsigned long long)nodes[i].active);
     }
 }
@@ -385,11 +375,11 @@ static void run_cases(void)
     firehose_stats_t sa, sb;
 
     /* miss, then hit without a message */
-    CHECK(op_issue(&o[0], 0, 1, slot_addr(0, 1, 0) + 100, 200, 0) == FIREHOSE_PENDING && qlen == 1,
+    CHECK_QUIET(op_issue(&o[0], 0, 1, slot_addr(0, 1, 0) + 100, 200, 0) == FIREHOSE_PENDING && qlen == 1,
           "first remote pin: one move request");
     drain();
-    CHECK(o[0].state == HELD && o[0].req.len == 200, "granted");
-    CHECK(op_issue(&o[1], 0, 1, slot_addr(0, 1, 0) + 150, 50, 0) == FIREHOSE_OK && qlen == 0 &&
+    CHECK_QUIET(o[0].state == HELD && o[0].req.len == 200, "granted");
+    CHECK_QUIET(op_issue(&o[1], 0, 1, slot_addr(0, 1, 0) + 150, 50, 0) == FIREHOSE_OK && qlen == 0 &&
               o[1].req.rkey == o[0].req.rkey,
           "second pin of the range: hit, no message");
     op_finish(&o[0], 1);
@@ -397,53 +387,53 @@ static void run_cases(void)
     invariants("hit", 0);
 
     /* two requests for a new range before the grant: one message, both complete */
-    CHECK(op_issue(&o[0], 0, 1, slot_addr(0, 1, 1) + 50, 100, 0) == FIREHOSE_PENDING &&
+    CHECK_QUIET(op_issue(&o[0], 0, 1, slot_addr(0, 1, 1) + 50, 100, 0) == FIREHOSE_PENDING &&
               op_issue(&o[1], 0, 1, slot_addr(0, 1, 1) + 60, 100, 0) == FIREHOSE_PENDING &&
               qlen == 1,
           "joined a pending move");
     invariants("join", 0);
     drain();
-    CHECK(o[0].state == HELD && o[1].state == HELD && o[0].req.rkey == o[1].req.rkey, "both granted");
+    CHECK_QUIET(o[0].state == HELD && o[1].state == HELD && o[0].req.rkey == o[1].req.rkey, "both granted");
     op_finish(&o[0], 1);
     op_finish(&o[1], 1);
 
     /* put-in-move: small puts travel whole, large ones up to the limit */
-    CHECK(op_issue(&o[2], 0, 1, slot_addr(0, 1, 2) + 5, 100, 1) == FIREHOSE_PENDING, "put miss");
+    CHECK_QUIET(op_issue(&o[2], 0, 1, slot_addr(0, 1, 2) + 5, 100, 1) == FIREHOSE_PENDING, "put miss");
     drain();
-    CHECK(o[2].state == HELD && o[2].req.putinmove_done == 100, "100-byte put delivered (%zu)",
+    CHECK_QUIET(o[2].state == HELD && o[2].req.putinmove_done == 100, "100-byte put delivered (%zu)",
           o[2].req.putinmove_done);
     op_finish(&o[2], 1);
-    CHECK(op_issue(&o[3], 0, 1, slot_addr(0, 1, 3), 5000, 1) == FIREHOSE_PENDING, "big put miss");
+    CHECK_QUIET(op_issue(&o[3], 0, 1, slot_addr(0, 1, 3), 5000, 1) == FIREHOSE_PENDING, "big put miss");
     drain();
-    CHECK(o[3].state == HELD && o[3].req.putinmove_done == 3072, "3072 of 5000 bytes delivered (%zu)",
+    CHECK_QUIET(o[3].state == HELD && o[3].req.putinmove_done == 3072, "3072 of 5000 bytes delivered (%zu)",
           o[3].req.putinmove_done);
     op_finish(&o[3], 1);
     invariants("put-in-move", 0);
 
     /* the per-peer share (4 regions): the 5th region releases the oldest unused */
     firehose_stats(a->fh, &sa);
-    CHECK(sa.releases_sent == 0, "no releases yet");
-    CHECK(op_issue(&o[4], 0, 1, slot_addr(0, 1, 4), 10, 0) == FIREHOSE_PENDING, "5th region");
+    CHECK_QUIET(sa.releases_sent == 0, "no releases yet");
+    CHECK_QUIET(op_issue(&o[4], 0, 1, slot_addr(0, 1, 4), 10, 0) == FIREHOSE_PENDING, "5th region");
     drain();
     firehose_stats(a->fh, &sa);
     firehose_stats(b->fh, &sb);
-    CHECK(sa.releases_sent == 1 && sb.main_regions == 4, "one release rides on the move (%llu, %llu)",
+    CHECK_QUIET(sa.releases_sent == 1 && sb.main_regions == 4, "one release rides on the move (%llu, %llu)",
           (unsigned long long)sa.releases_sent, (unsigned long long)sb.main_regions);
     for (int k = 0; k < 3; k++) { /* each new region releases one more old one */
         op_issue(&o[k], 0, 1, slot_addr(0, 1, k) + G / 2 + 3 * PG, 10, 0);
         drain();
     }
-    CHECK(o[0].state == HELD && o[1].state == HELD && o[2].state == HELD && o[4].state == HELD,
+    CHECK_QUIET(o[0].state == HELD && o[1].state == HELD && o[2].state == HELD && o[4].state == HELD,
           "4 regions held");
     firehose_stats(a->fh, &sa);
-    CHECK(sa.releases_sent == 4, "4 releases so far (%llu)", (unsigned long long)sa.releases_sent);
+    CHECK_QUIET(sa.releases_sent == 4, "4 releases so far (%llu)", (unsigned long long)sa.releases_sent);
     invariants("share", 0);
     int held_regions = 0;
     firehose_stats(b->fh, &sb);
     held_regions = (int)sb.main_regions;
-    CHECK(held_regions == 4, "4 regions granted to the peer (%d)", held_regions);
+    CHECK_QUIET(held_regions == 4, "4 regions granted to the peer (%d)", held_regions);
     op_t extra;
-    CHECK(op_issue(&extra, 0, 1, slot_addr(0, 1, 4) + G, 10, 0) == FIREHOSE_NORESOURCE &&
+    CHECK_QUIET(op_issue(&extra, 0, 1, slot_addr(0, 1, 4) + G, 10, 0) == FIREHOSE_NORESOURCE &&
               qlen == 0,
           "share in use: NORESOURCE without a message");
     for (int k = 0; k < 5; k++)
@@ -451,19 +441,19 @@ static void run_cases(void)
 
     /* the granter cannot pin: refused, but put-in-move data still arrives */
     b->fail_percent = 100;
-    CHECK(op_issue(&o[0], 0, 1, slot_addr(0, 1, 0) + 3 * G / 4, 1000, 1) == FIREHOSE_PENDING,
+    CHECK_QUIET(op_issue(&o[0], 0, 1, slot_addr(0, 1, 0) + 3 * G / 4, 1000, 1) == FIREHOSE_PENDING,
           "put to a region the granter cannot pin");
     printf("(a firehose warning about a failed registration is expected next)\n");
     fflush(stdout);
     drain();
-    CHECK(o[0].state == FREE && o[0].req.status == FIREHOSE_NORESOURCE &&
+    CHECK_QUIET(o[0].state == FREE && o[0].req.status == FIREHOSE_NORESOURCE &&
               o[0].req.putinmove_done == 1000,
           "refused grant, data delivered");
     b->fail_percent = 0;
     firehose_stats(b->fh, &sb);
-    CHECK(sb.denials == 1, "one denial (%llu)", (unsigned long long)sb.denials);
+    CHECK_QUIET(sb.denials == 1, "one denial (%llu)", (unsigned long long)sb.denials);
     invariants("denial", 0);
-    CHECK(firehose_remote_pin(a->fh, 0, slot_addr(0, 0, 0), 10, 0, NULL, &extra.req, op_done,
+    CHECK_QUIET(firehose_remote_pin(a->fh, 0, slot_addr(0, 0, 0), 10, 0, NULL, &extra.req, op_done,
                               &extra) == FIREHOSE_BADARG,
           "remote pin of oneself");
     teardown("cases");
@@ -474,14 +464,14 @@ static void run_cases(void)
     setup(2, FIREHOSE_MSG_MAX, 0);
     m_override[1] = 0;
     firehose_request_t lq;
-    CHECK(firehose_local_pin(nodes[1].fh, slot_addr(0, 1, 2), 10, 0, &lq) == FIREHOSE_OK, "local");
+    CHECK_QUIET(firehose_local_pin(nodes[1].fh, slot_addr(0, 1, 2), 10, 0, &lq) == FIREHOSE_OK, "local");
     firehose_release(nodes[1].fh, &lq); /* cached at node 1: the grant would reuse it */
     for (int k = 0; k < 4; k++) {
         op_issue(&o[k], 0, 1, slot_addr(0, 1, k), 10, 0);
         drain();
     }
     firehose_stats(nodes[1].fh, &sb);
-    CHECK(o[0].state == HELD && o[1].state == HELD && o[2].state == FREE && o[3].state == FREE &&
+    CHECK_QUIET(o[0].state == HELD && o[1].state == HELD && o[2].state == FREE && o[3].state == FREE &&
               sb.denials == 2 && sb.main_regions == 2,
           "cached and new regions refused by a granter with a 2-region main pool");
     invariants("mismatch", 0);
@@ -492,14 +482,14 @@ static void run_cases(void)
     const firehose_config_t *c1 = firehose_config(nodes[1].fh);
     while ((uint64_t)nv < c1->victim_regions) {
         int rc = firehose_local_pin(nodes[1].fh, slot_addr(1, 1, nv), 10, 0, &vq[nv]);
-        CHECK(rc == FIREHOSE_OK, "fill the victim pool");
+        CHECK_QUIET(rc == FIREHOSE_OK, "fill the victim pool");
         nv++;
     }
-    CHECK(firehose_local_pin(nodes[1].fh, slot_addr(0, 1, 0) + 5, 10, 0, &lq) ==
+    CHECK_QUIET(firehose_local_pin(nodes[1].fh, slot_addr(0, 1, 0) + 5, 10, 0, &lq) ==
               FIREHOSE_NORESOURCE,
           "a region held by a peer needs victim room for local use");
     firehose_release(nodes[1].fh, &vq[--nv]);
-    CHECK(firehose_local_pin(nodes[1].fh, slot_addr(0, 1, 0) + 5, 10, 0, &lq) == FIREHOSE_OK &&
+    CHECK_QUIET(firehose_local_pin(nodes[1].fh, slot_addr(0, 1, 0) + 5, 10, 0, &lq) == FIREHOSE_OK &&
               lq.rkey == o[0].req.rkey,
           "with room: the peer's region is shared");
     invariants("dual use", 0);
@@ -559,7 +549,7 @@ static void simulate(uint64_t seed, int n, int fifo, size_t msg_max, int fail_pe
         for (int d = 0; d < n; d++)
             for (int kk = 0; kk < K; kk++) {
                 op_t *o = &ops_[i][d][kk];
-                CHECK(o->state != PENDING, "op %d->%d still pending after the drain", i, d);
+                CHECK_QUIET(o->state != PENDING, "op %d->%d still pending after the drain", i, d);
                 if (o->state == HELD) op_finish(o, 1);
             }
         for (int l = 0; l < LHOLD; l++)
@@ -582,9 +572,9 @@ static void simulate(uint64_t seed, int n, int fifo, size_t msg_max, int fail_pe
            (unsigned long long)tot.remote_joins, (unsigned long long)tot.remote_noresource,
            (unsigned long long)tot.grants, (unsigned long long)tot.denials,
            (unsigned long long)tot.putinmove_bytes);
-    CHECK(tot.remote_hits > 0 && tot.remote_misses > 0 && tot.grants > 0, "the run did something");
+    CHECK_QUIET(tot.remote_hits > 0 && tot.remote_misses > 0 && tot.grants > 0, "the run did something");
     if (fifo && !fail_percent)
-        CHECK(tot.denials == 0, "grants refused with FIFO delivery and no pin failures");
+        CHECK_QUIET(tot.denials == 0, "grants refused with FIFO delivery and no pin failures");
     teardown("simulation");
 }
 
