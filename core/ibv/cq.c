@@ -100,6 +100,11 @@ static void send_done(const struct ibv_wc *wc)
     GASNETC_ATOMIC_ADD(&c->sq_avail, 1);
     GASNETC_ATOMIC_ADD(&c->res->scq_avail, 1);
     if (d->done) d->done(d);
+    if (d->hold[0] || d->hold[1]) {
+        gasnetc_ibv_hold_release(d->hold[0]);
+        gasnetc_ibv_hold_release(d->hold[1]);
+        d->hold[0] = d->hold[1] = NULL;
+    }
     if (d->bbuf) {
         gasnetc_ibv_pool_put(&gasnetc_ibv.bbuf_pool, d->bbuf);
         d->bbuf = NULL;

@@ -26,6 +26,7 @@
 
 #include "core/am/credit.h"
 #include "core/gasnet_core_private.h"
+#include "core/ibv/dynreg.h"
 #include "core/ibv/ibv.h"
 
 #ifndef GASNETC_IBV_MAX_HCAS
@@ -149,7 +150,10 @@ typedef struct gasnetc_sdesc {
     uint8_t inl;                 /* post with IBV_SEND_INLINE */
     uint8_t nsge;
     struct ibv_sge sge[2];
-    uint64_t raddr;              /* RDMA: remote address (rkey: cep->rkey) */
+    uint64_t raddr;              /* RDMA: remote address */
+    uint32_t rkey;               /* RDMA: remote key (desc_get: cep->rkey, the peer's segment) */
+    struct gasnetc_ibv_hold *hold[2]; /* dynamic registrations released on completion
+                                       * (dynreg.h; desc_get: NULL) */
     gasnetc_sdesc_done_fn done;  /* NULL, or RMA completion (rma.c) */
     void *ctx[2];                /* for done: completion counters */
     void *copy_to;               /* for done: Get through a bounce buffer */

@@ -14,11 +14,13 @@ libgasnet_sources += \
 	core/ibv/send.c \
 	core/ibv/recv.c \
 	core/ibv/cq.c \
+	core/ibv/dynreg.c \
 	core/ibv/rma.c
 
 noinst_HEADERS += \
 	core/ibv/ibv.h \
 	core/ibv/ibv_internal.h \
+	core/ibv/dynreg.h \
 	core/ibv/ports_parse.h \
 	core/ibv/ports_select.h \
 	core/ibv/ports_probe.h \

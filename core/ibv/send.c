@@ -40,6 +40,8 @@ gasnetc_sdesc_t *gasnetc_ibv_desc_get(gasnetc_cep_t *c, int op)
     d->inl = 0;
     d->nsge = 1;
     d->done = NULL;
+    d->rkey = c->rkey;
+    d->hold[0] = d->hold[1] = NULL;
     return d;
 }
 
@@ -78,7 +80,7 @@ void gasnetc_ibv_post_desc(gasnetc_sdesc_t *d)
     } else {
         wr.opcode = d->wr == GASNETC_WR_WRITE ? IBV_WR_RDMA_WRITE : IBV_WR_RDMA_READ;
         wr.wr.rdma.remote_addr = d->raddr;
-        wr.wr.rdma.rkey = c->rkey;
+        wr.wr.rdma.rkey = d->rkey;
     }
     gasnetc_ibv_reserve_send(c);
     /* POSTED before the post: the completion (which sets DONE) may come
