@@ -1,7 +1,10 @@
 # contrib/local.mk: installed makefile fragments (ibv-{seq,par}.mak),
 # pkg-config files (gasnet-ibv-{seq,par}.pc), and the AM macro generator.
 # Both templates are filled at build time so that prefix/libdir/includedir
-# are the final install locations.
+# are the final install locations.  With --with-ibv-spawner=mpi (mpi the
+# default spawner) clients link with the MPI compiler and pull in
+# libgasnet-ibv-mpi-spawner (GASNETI_CLIENT_LD / _SPAWNER_LIBS, from
+# other/m4/gasneti_mpi.m4); otherwise with plain $(CC) and no MPI.
 EXTRA_DIST += contrib/ibv.mak.in contrib/gasnet-ibv.pc.in contrib/gen-am-macros.py
 nodist_ibvconduit_HEADERS += include/ibv-conduit/ibv-seq.mak include/ibv-conduit/ibv-par.mak
 nodist_pkgconfig_DATA += gasnet-ibv-seq.pc gasnet-ibv-par.pc
@@ -12,7 +15,9 @@ noinst_DATA += include/ibv-conduit/ibv-seq.mak include/ibv-conduit/ibv-par.mak \
 
 fill_template = $(SED) -e 's|[@]prefix[@]|$(prefix)|g' -e 's|[@]includedir[@]|$(includedir)|g' \
 	-e 's|[@]libdir[@]|$(libdir)|g' -e 's|[@]CC[@]|$(CC)|g' -e 's|[@]CXX[@]|$(CXX)|g' \
-	-e 's|[@]VERSION[@]|$(PACKAGE_VERSION)|g' -e 's|[@]DEPLIBS[@]|$(GASNET_DEPLIBS)|g'
+	-e 's|[@]VERSION[@]|$(PACKAGE_VERSION)|g' -e 's|[@]DEPLIBS[@]|$(GASNET_DEPLIBS)|g' \
+	-e 's|[@]CLIENT_LD[@]|$(GASNETI_CLIENT_LD)|g' \
+	-e 's|[@]SPAWNER_LIBS[@]|$(GASNETI_CLIENT_SPAWNER_LIBS)|g'
 fill_seq = $(fill_template) -e 's|[@]THREAD[@]|SEQ|g' -e 's|[@]thread[@]|seq|g' -e 's|[@]THREADFLAGS[@]||g'
 fill_par = $(fill_template) -e 's|[@]THREAD[@]|PAR|g' -e 's|[@]thread[@]|par|g' -e 's|[@]THREADFLAGS[@]|-pthread|g'
 

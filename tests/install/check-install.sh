@@ -14,7 +14,9 @@
 # exits 0, or prints the failing step with its log and exits 1.
 # Run by the test harness (manifest line "install"); also runnable by hand.
 # Environment: TEST_SRCDIR (source tree; default: two levels up),
-# KEEP_INSTALL_TMP=1 keeps the temporary directory.
+# KEEP_INSTALL_TMP=1 keeps the temporary directory, CHECK_INSTALL_CONFIGURE_ARGS
+# extra configure arguments (e.g. --with-ibv-spawner=mpi: the fragments then
+# link with mpicc and the mpi spawner library).
 set -euo pipefail
 
 srcdir=${TEST_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -61,10 +63,11 @@ fi
 [ -f "$work/src/configure.ac" ] || fail "no configure.ac in the copy of $srcdir"
 
 # 2. Configure, build and install into the temporary prefix.
-step "autoreconf, configure --prefix=$prefix, make install"
+step "autoreconf, configure --prefix=$prefix ${CHECK_INSTALL_CONFIGURE_ARGS:-}, make install"
 cd "$work/src"
 run "$work/autoreconf.log" autoreconf -fi
-run "$work/configure.log" ./configure --prefix="$prefix"
+# shellcheck disable=SC2086 # a word list
+run "$work/configure.log" ./configure --prefix="$prefix" ${CHECK_INSTALL_CONFIGURE_ARGS:-}
 run "$work/make.log" make -j2
 run "$work/install.log" make install
 
@@ -96,10 +99,15 @@ mkdir -p "$work/pc"
 export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
 run "$work/pc/pkg-config.log" pkg-config --exists --print-errors gasnet-ibv-par
 cc=$(pkg-config --variable=GASNET_CC gasnet-ibv-par 2>/dev/null || true)
-[ -n "$cc" ] || cc=${CC:-cc}
+ld=$(pkg-config --variable=GASNET_LD gasnet-ibv-par 2>/dev/null || true)
+[ -n "$cc" ] || fail "gasnet-ibv-par.pc has no GASNET_CC variable"
+[ -n "$ld" ] || fail "gasnet-ibv-par.pc has no GASNET_LD variable"
 # shellcheck disable=SC2046,SC2086 # flags and the compiler command are word lists
-run "$work/pc/build.log" $cc $(pkg-config --cflags gasnet-ibv-par) -o "$work/pc/client" \
-    "$srcdir/tests/install/client.c" $(pkg-config --libs gasnet-ibv-par)
+run "$work/pc/build.log" $cc $(pkg-config --cflags gasnet-ibv-par) -c -o "$work/pc/client.o" \
+    "$srcdir/tests/install/client.c"
+# shellcheck disable=SC2046,SC2086
+run "$work/pc/link.log" $ld -pthread -o "$work/pc/client" "$work/pc/client.o" \
+    $(pkg-config --libs gasnet-ibv-par)
 
 # 6. Ident string and a real run of each under the installed launcher.
 for bin in "$work/mak/client" "$work/pc/client"; do

@@ -19,7 +19,7 @@ tests_spawn_attach_time_CFLAGS = $(GASNETI_WARN_CFLAGS)
 tests_spawn_attach_time_LDADD = $(TEST_SEQ_LIBS)
 
 EXTRA_DIST += tests/spawn/README tests/spawn/sshd.sh tests/spawn/ssh-spawn.sh \
-	tests/spawn/mpi-spawn.sh tests/spawn/ssh-verbs.sh tests/spawn/startup-time.sh \
+	tests/spawn/mpi-spawn.sh tests/spawn/signal-check.sh tests/spawn/ssh-verbs.sh tests/spawn/startup-time.sh \
 	tests/integration/manifest.d/spawn.manifest
 
 # The same integration programs linked with the mpi spawner: built with

@@ -127,31 +127,13 @@ job dryrun 0 30 -- $(L) -t -n 4 -E SPAWNTEST_TAG "$dir/am-args$sfx" &&
         bad "dryrun: unexpected command"; }
 
 # Signals to the launcher while 4 ranks sleep after attach.
+# shellcheck source=tests/spawn/signal-check.sh
+. "$(dirname "$0")/signal-check.sh"
 signal_job() { # NAME SIGNAL EXPECT
-    local name=$1 sig=$2 expect=$3 i
     tagn=$((tagn + 1))
     local tag="mp-$$-$tagn"
-    env SPAWNTEST_TAG="$tag" "$launcher" -spawner="$mode" -n 4 "$sleeper" sleep >"$out" 2>&1 </dev/null &
-    local pid=$!
-    exec 3>&2 2>/dev/null # no "Killed" notice from bash about the launcher
-    for i in $(seq 1 300); do
-        [ "$(count "sleeping")" -ge 4 ] && break
-        kill -0 $pid 2>/dev/null || break
-        sleep 0.1
-    done
-    kill -"$sig" $pid 2>/dev/null
-    for i in $(seq 1 200); do
-        kill -0 $pid 2>/dev/null || break
-        sleep 0.1
-    done
-    kill -KILL $pid 2>/dev/null
-    wait $pid
-    code=$?
-    exec 2>&3 3>&-
-    local why=
-    [ "$code" = "$expect" ] || why="exit code $code, expected $expect"
-    if ! leftovers "$tag" >>"$out"; then why="${why:+$why; }processes left after the job"; fi
-    if [ -n "$why" ]; then bad "$name: $why"; else ok "$name"; fi
+    signal_check "$1" "$2" "$3" 4 "$tag" -- \
+        env SPAWNTEST_TAG="$tag" "$launcher" -spawner="$mode" -n 4 "$sleeper" sleep
 }
 signal_job "SIGINT to the launcher: exit 130, no process left" INT 130
 signal_job "SIGTERM to the launcher: exit 143, no process left" TERM 143

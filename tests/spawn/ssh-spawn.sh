@@ -189,32 +189,14 @@ job "dryrun" 0 30 GASNET_SSH_SERVERS="h0 h1 h2 h3 h4" GASNET_SSH_OUT_DEGREE=2 \
 # ---- signals to the launcher ---------------------------------------------------------
 # signal_job NAME SIGNAL EXPECT MODE [N]: start N (4) sleeping ranks, signal
 # the launcher once all are up, check the exit code and that nothing remains.
+# shellcheck source=tests/spawn/signal-check.sh
+. "$(dirname "$0")/signal-check.sh"
 signal_job() {
-    local name=$1 sig=$2 expect=$3 mode=$4 n=${5:-4}
+    local mode=$4 n=${5:-4}
     tagn=$((tagn + 1))
-    local tag="sp-$$-$tagn" i
-    env SPAWNTEST_TAG="$tag" "$launcher" -spawner=ssh -E SPAWNTEST_TAG -n "$n" \
-        "$B/tests/unit/bootstrap-child" "$mode" >"$out" 2>&1 </dev/null &
-    local pid=$!
-    exec 3>&2 2>/dev/null # no "Killed" notice from bash about the launcher
-    for i in $(seq 1 200); do
-        [ "$(count "sleeping")" -ge "$n" ] && break
-        kill -0 $pid 2>/dev/null || break
-        sleep 0.1
-    done
-    kill -"$sig" $pid 2>/dev/null
-    for i in $(seq 1 150); do
-        kill -0 $pid 2>/dev/null || break
-        sleep 0.1
-    done
-    kill -KILL $pid 2>/dev/null
-    wait $pid
-    code=$?
-    exec 2>&3 3>&-
-    local why=
-    [ "$code" = "$expect" ] || why="exit code $code, expected $expect"
-    if ! leftovers "$tag" >>"$out"; then why="${why:+$why; }processes left after the job"; fi
-    if [ -n "$why" ]; then bad "$name: $why"; else ok "$name"; fi
+    local tag="sp-$$-$tagn"
+    signal_check "$1" "$2" "$3" "$n" "$tag" -- env SPAWNTEST_TAG="$tag" "$launcher" -spawner=ssh \
+        -E SPAWNTEST_TAG -n "$n" "$B/tests/unit/bootstrap-child" "$mode"
 }
 signal_job "SIGINT to the launcher: exit 130, no process left on any host" INT 130 sleep
 signal_job "SIGTERM to the launcher, ranks ignoring SIGTERM: SIGKILL follows, exit 143, nothing left" \
