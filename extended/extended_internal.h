@@ -210,6 +210,14 @@ gex_Event_t gasnete_event_new(gasnete_cmpl_t *cmpl);
 void gasnete_nbi_am_lc_cmpl(gasnete_cmpl_t *cmpl);
 
 /* ---- RMA transport ops table ---------------------------------------------------- */
+/* Put flag extended/ adds for the transport: the initiator waits for local
+ * completion before it returns (lc_opt GEX_EVENT_NOW, Val forms), so the
+ * transport may copy the source (bounce buffers, GASNET_NONBULKPUT_BOUNCE_
+ * LIMIT) instead of making the caller wait for the network.  A hint: any
+ * choice the transport makes is correct with or without it.  Bit 31 is
+ * GEX_FLAG_SCRATCH_SEG_OFFSET, a team-creation flag no RMA call takes. */
+#define GASNETE_FLAG_LC_NOW (1U << 31)
+
 /* A transport for ranks outside the neighbourhood (verbs).  Both functions
  * return 0 once the transfer is initiated (gasnete_cmpl_begin already
  * called, possibly already completed), or non-zero without starting

@@ -156,6 +156,7 @@ int gex_RMA_PutNBI(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src, si
         c.lc = &lc_now;
     else if (lc_opt == GEX_EVENT_GROUP)
         c.lc = &iop->lc;
+    if (lc_opt == GEX_EVENT_NOW) flags |= GASNETE_FLAG_LC_NOW;
     int rc = gasnete_rma_ops->put(rank, dest, src, nbytes, &c, flags);
     if (rc) return rc;
     if (lc_opt == GEX_EVENT_NOW) gasnete_wait_ctr(&lc_now);
@@ -177,6 +178,7 @@ gex_Event_t gex_RMA_PutNB(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *
     }
     gasnete_op_t *op = gasnete_op_alloc(gasnete_mythread());
     gasnete_cmpl_t c = {&op->op, (lc_opt == GEX_EVENT_DEFER) ? NULL : &op->lc};
+    if (lc_opt == GEX_EVENT_NOW) flags |= GASNETE_FLAG_LC_NOW;
     int rc = gasnete_rma_ops->put(rank, dest, src, nbytes, &c, flags);
     if (rc) {
         gasnete_op_free(op);
@@ -276,7 +278,7 @@ static int gasnete_put_val(gex_Rank_t rank, void *dest, gex_RMA_Value_t value, s
     gasnete_value_store(buf, value, nbytes);
     gasnete_ctr_t lc = {0, 0};
     gasnete_cmpl_t c = {op_ctr, &lc};
-    int rc = gasnete_rma_ops->put(rank, dest, buf, nbytes, &c, flags);
+    int rc = gasnete_rma_ops->put(rank, dest, buf, nbytes, &c, flags | GASNETE_FLAG_LC_NOW);
     if (rc) return rc;
     gasnete_wait_ctr(&lc);
     return 0;

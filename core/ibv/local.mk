@@ -21,6 +21,7 @@ noinst_HEADERS += \
 	core/ibv/ibv.h \
 	core/ibv/ibv_internal.h \
 	core/ibv/dynreg.h \
+	core/ibv/rma_plan.h \
 	core/ibv/ports_parse.h \
 	core/ibv/ports_select.h \
 	core/ibv/ports_probe.h \

@@ -1,91 +1,171 @@
-/* core/ibv/rma.c: a basic RMA transport for ranks outside the
- * neighbourhood (the extended layer's gasnete_rma_transport_t), so that
- * clients mixing AMs with put/get run over verbs.  Issue 5 owns the
- * complete design (striping, fenced puts, non-bulk bounce limit, firehose);
- * this is the correct, simple subset:
+/* core/ibv/rma.c: put and get over verbs for ranks outside the
+ * neighbourhood: the extended layer's RMA transport (gasnete_rma_transport_t,
+ * completion contract in extended/README).
  *
- *   Put  RDMA WRITE into the peer's segment.  Source in the local
- *        (registered) segment: in place, local completion with the send
- *        completion.  Otherwise: copied into bounce buffers (64 KiB pieces),
- *        local completion at once.  Small ones (<= the QP's inline limit)
- *        go inline: local completion at once, nothing referenced.
- *   Get  RDMA READ from the peer's segment, into the destination when it
- *        lies in the local segment, else into bounce buffers copied out by
- *        the completion path before the operation counts as complete.
+ *   Put  RDMA WRITEs into the peer's memory, in one of three ways chosen per
+ *        transfer and then per piece:
+ *          inline   nbytes <= the QP's inline limit (GASNET_INLINESEND_LIMIT):
+ *                   the HCA copies at post time, nothing stays referenced;
+ *          bounce   the initiator waits for local completion (lc_opt NOW,
+ *                   Val forms: GASNETE_FLAG_LC_NOW) and nbytes <=
+ *                   GASNET_NONBULKPUT_BOUNCE_LIMIT: copied into bounce
+ *                   buffers, so the call returns at once;
+ *          zcopy    otherwise, from the source in place when dynreg gives a
+ *                   local key for it (local completion = the send
+ *                   completion), else from bounce buffers (local completion
+ *                   at once).
+ *   Get  RDMA READs into the destination in place when it has a local key,
+ *        else into bounce buffers copied out when the piece completes.
  *
- * Pieces are at most the port's largest message (in place) or one bounce
- * buffer; each is one signaled work request whose completion calls
- * gasnete_cmpl_lc_done / _op_done (extended/extended_internal.h).  Nothing
- * here waits except for free bounce buffers and send-queue slots; the
- * transport never refuses (GEX_FLAG_IMMEDIATE is a permission).
+ * Every key comes from dynreg.h, one call per piece: the remote key first
+ * (it may cover only a prefix), then the local key over what the remote
+ * one covers.  Transfers are cut into stripes over the peer's QPs
+ * (GASNET_PUT/GET_STRIPE_SZ, rma_plan.h) and stripes into pieces of at
+ * most the port's largest message.  With GASNET_USE_FENCED_PUTS a put's
+ * remote completion is reported by a 1-byte RDMA READ posted on every QP
+ * that carried part of it, after its last write there (README: "Fenced
+ * puts").  Nothing is allocated here: descriptors and bounce buffers come
+ * from the transport's pools; waiting happens only for a free bounce buffer
+ * or send slot (gasnetc_ibv_bbuf_get / _post_desc), never for the peer.
  */
 #include "core/ibv/ibv_internal.h"
+#include "core/ibv/rma_plan.h"
 #include "extended/extended_internal.h"
 
 #include <string.h>
 
-/* Completion of one piece (any thread, from the send CQ). */
+static struct {
+    size_t put_stripe, get_stripe; /* GASNET_PUT/GET_STRIPE_SZ (0 = the largest message) */
+    size_t bounce_limit;           /* GASNET_NONBULKPUT_BOUNCE_LIMIT */
+    uint32_t max_msg;              /* smallest max_msg_sz of the ports in use */
+    int fenced;                    /* GASNET_USE_FENCED_PUTS */
+} rma_cfg;
+
+/* How a put's source reaches the HCA (chosen per transfer). */
+enum { SRC_INLINE, SRC_BOUNCE, SRC_ZCOPY };
+
+static inline size_t min_sz(size_t a, size_t b) { return a < b ? a : b; }
+
+/* Completion of one work request (any thread, from the send CQ): a Get
+ * through a bounce buffer is copied out first; then local completion, then
+ * operation completion (the contract's order). */
 static void piece_done(gasnetc_sdesc_t *d)
 {
-    gasnete_cmpl_t c = {(gasnete_ctr_t *)d->ctx[0], (gasnete_ctr_t *)d->ctx[1]};
     if (d->copy_to) memcpy(d->copy_to, d->bbuf->data, d->sge[0].length);
-    if (c.lc) gasnete_cmpl_lc_done(&c); /* NULL once done at post time */
-    gasnete_cmpl_op_done(&c);
+    if (d->ctx[1]) gasnete_ctr_add_done((gasnete_ctr_t *)d->ctx[1]);
+    if (d->ctx[0]) gasnete_ctr_add_done((gasnete_ctr_t *)d->ctx[0]);
 }
 
-static gasnetc_sdesc_t *piece(gasnetc_cep_t *c, int op, int wr, uint64_t raddr,
-                              const gasnete_cmpl_t *cmpl)
+/* A descriptor for one RDMA work request on c at the peer's raddr, with the
+ * remote key of a prefix of [raddr, raddr+want): *len receives its length
+ * (1..want).  Counters unset (ctx NULL). */
+static gasnetc_sdesc_t *piece_new(gasnetc_cep_t *c, int op, int wr, uint32_t rank, uint64_t raddr,
+                                  size_t want, size_t *len)
 {
+    uint32_t rkey = 0;
+    gasnetc_ibv_hold_t *rhold = NULL;
+    size_t n = gasnetc_ibv_rkey(c->res->index, rank, raddr, want, &rkey, &rhold);
+    if (__builtin_expect(n == 0 || n > want, 0))
+        gasneti_fatalerror("verbs RMA: no remote key for [0x%llx, +%zu) of rank %u (dynreg "
+                           "returned %zu bytes)", (unsigned long long)raddr, want, rank, n);
     gasnetc_sdesc_t *d = gasnetc_ibv_desc_get(c, op);
     d->wr = (uint8_t)wr;
     d->raddr = raddr;
+    d->rkey = rkey;
+    d->hold[1] = rhold;
     d->done = piece_done;
-    d->ctx[0] = cmpl->op;
-    d->ctx[1] = cmpl->lc;
+    d->ctx[0] = d->ctx[1] = NULL;
     d->copy_to = NULL;
+    *len = n;
     return d;
 }
 
-static size_t max_piece(const gasnetc_cep_t *c)
+/* Points d's local side at len bytes of data (in place, with dynreg's key)
+ * when possible, else at a bounce buffer of at most GASNETC_IBV_BUFSZ
+ * bytes (copy_in: copy the data there now, for a Put).  Returns the bytes
+ * the piece carries (<= len) and sets *in_place. */
+static size_t local_side(gasnetc_sdesc_t *d, const uint8_t *data, size_t len, int try_keys,
+                         int copy_in, int poll_all, int *in_place)
 {
-    return c->port->max_msg_sz ? c->port->max_msg_sz : ((size_t)1 << 30);
+    int h = d->cep->res->index;
+    if (try_keys) {
+        uint32_t lkey = 0;
+        gasnetc_ibv_hold_t *lhold = NULL;
+        size_t n = gasnetc_ibv_lkey(h, data, len, &lkey, &lhold);
+        if (n) {
+            d->sge[0].addr = (uintptr_t)data;
+            d->sge[0].lkey = lkey;
+            d->hold[0] = lhold;
+            *in_place = 1;
+            return n < len ? n : len;
+        }
+    }
+    if (len > GASNETC_IBV_BUFSZ) len = GASNETC_IBV_BUFSZ;
+    d->bbuf = gasnetc_ibv_bbuf_get(poll_all);
+    if (copy_in) memcpy(d->bbuf->data, data, len);
+    d->sge[0].addr = (uintptr_t)d->bbuf->data;
+    d->sge[0].lkey = d->bbuf->lkey[h];
+    *in_place = 0;
+    return len;
+}
+
+/* The fence of a put on QP c: a 1-byte RDMA READ of raddr (the last byte
+ * this put wrote through c) into the descriptor's own registered area.  RC
+ * executes it after the writes before it on c and a read flushes them to
+ * the target's memory, so its completion means they are visible there; it
+ * carries the operation completion (one count of op). */
+static void post_fence(gasnetc_cep_t *c, uint32_t rank, uint64_t raddr, gasnete_ctr_t *op)
+{
+    size_t len;
+    gasnetc_sdesc_t *d = piece_new(c, GASNETC_OP_PUT, GASNETC_WR_READ, rank, raddr, 1, &len);
+    d->sge[0].addr = (uintptr_t)d->slot.data;
+    d->sge[0].lkey = d->slot.lkey[c->res->index];
+    d->sge[0].length = 1;
+    d->ctx[0] = op;
+    gasnete_ctr_add_init(op, 1);
+    gasnetc_ibv_post_desc(d);
 }
 
 static int ibv_put(gex_Rank_t rank, void *dest, const void *src, size_t nbytes,
                    const gasnete_cmpl_t *cmpl, gex_Flags_t flags)
 {
-    (void)flags;
-    gasnetc_cep_t *c = gasnetc_ibv_pick_cep(rank);
-    int poll_all = !gasnetc_in_handler();
-    uint32_t lkey;
-    int zcopy = gasnetc_ibv_seg_lkey(c->res, src, nbytes, &lkey);
-    int inl = nbytes <= c->inline_max;
-    size_t chunk = inl ? nbytes : zcopy ? max_piece(c) : GASNETC_IBV_BUFSZ;
-    uint32_t npieces = (uint32_t)((nbytes + chunk - 1) / chunk);
-    gasnete_cmpl_begin(cmpl, npieces);
-    for (size_t off = 0; off < nbytes; off += chunk) {
-        size_t len = nbytes - off < chunk ? nbytes - off : chunk;
-        gasnetc_sdesc_t *d = piece(c, GASNETC_OP_PUT, GASNETC_WR_WRITE,
-                                   (uint64_t)(uintptr_t)dest + off, cmpl);
-        d->sge[0].length = (uint32_t)len;
-        if (inl) {
-            d->inl = 1;
-            d->sge[0].addr = (uintptr_t)src + off;
-            d->sge[0].lkey = 0;
-        } else if (zcopy) {
-            d->sge[0].addr = (uintptr_t)src + off;
-            d->sge[0].lkey = lkey;
-        } else {
-            d->bbuf = gasnetc_ibv_bbuf_get(poll_all);
-            memcpy(d->bbuf->data, (const uint8_t *)src + off, len);
-            d->sge[0].addr = (uintptr_t)d->bbuf->data;
-            d->sge[0].lkey = d->bbuf->lkey[c->res->index];
+    gasnetc_cep_t *c0 = gasnetc_ibv_pick_cep(rank);
+    gasnetc_cep_t *ceps = gasnetc_ibv.peer_ceps[rank];
+    int nq = gasnetc_ibv.nqps, poll_all = !gasnetc_in_handler();
+    int mode = nbytes <= c0->inline_max ? SRC_INLINE
+               : ((flags & GASNETE_FLAG_LC_NOW) && nbytes <= rma_cfg.bounce_limit) ? SRC_BOUNCE
+                                                                                 : SRC_ZCOPY;
+    /* Fenced: the writes count local completion only; the fences count op. */
+    gasnete_ctr_t *wop = rma_cfg.fenced ? NULL : cmpl->op;
+    const uint8_t *s = (const uint8_t *)src;
+    uint64_t raddr = (uint64_t)(uintptr_t)dest;
+    size_t slen = gasnetc_rma_stripe_len(nbytes, rma_cfg.put_stripe, nq, rma_cfg.max_msg);
+    size_t ns = gasnetc_rma_nstripes(nbytes, slen), off = 0;
+    for (size_t k = 0; k < ns; k++) {
+        gasnetc_cep_t *c = &ceps[((size_t)c0->qpi + k) % (size_t)nq];
+        size_t end = min_sz(off + slen, nbytes), pmax = gasnetc_rma_piece_max(c->port->max_msg_sz);
+        while (off < end) {
+            size_t len;
+            int in_place = 0;
+            gasnetc_sdesc_t *d = piece_new(c, GASNETC_OP_PUT, GASNETC_WR_WRITE, rank, raddr + off,
+                                           min_sz(end - off, pmax), &len);
+            if (mode == SRC_INLINE && len <= c->inline_max) {
+                d->inl = 1; /* read at post time */
+                d->sge[0].addr = (uintptr_t)(s + off);
+                d->sge[0].lkey = 0;
+            } else {
+                len = local_side(d, s + off, len, mode == SRC_ZCOPY, 1, poll_all, &in_place);
+            }
+            d->sge[0].length = (uint32_t)len;
+            d->ctx[0] = wop;
+            d->ctx[1] = in_place ? cmpl->lc : NULL;
+            if (wop) gasnete_ctr_add_init(wop, 1);
+            if (d->ctx[1]) gasnete_ctr_add_init(cmpl->lc, 1);
+            gasnetc_ibv_post_desc(d);
+            off += len;
         }
-        if (!zcopy || inl) { /* the source is no longer referenced once posted */
-            d->ctx[1] = NULL;
-            if (cmpl->lc) gasnete_cmpl_lc_done(cmpl);
-        }
-        gasnetc_ibv_post_desc(d);
+        if (rma_cfg.fenced && gasnetc_rma_last_on_qp(k, ns, nq))
+            post_fence(c, rank, raddr + end - 1, cmpl->op);
     }
     return 0;
 }
@@ -94,28 +174,29 @@ static int ibv_get(void *dest, gex_Rank_t rank, const void *src, size_t nbytes,
                    const gasnete_cmpl_t *cmpl, gex_Flags_t flags)
 {
     (void)flags;
-    gasnetc_cep_t *c = gasnetc_ibv_pick_cep(rank);
-    int poll_all = !gasnetc_in_handler();
-    uint32_t lkey;
-    int zcopy = gasnetc_ibv_seg_lkey(c->res, dest, nbytes, &lkey);
-    size_t chunk = zcopy ? max_piece(c) : GASNETC_IBV_BUFSZ;
-    uint32_t npieces = (uint32_t)((nbytes + chunk - 1) / chunk);
-    gasnete_cmpl_begin(cmpl, npieces);
-    for (size_t off = 0; off < nbytes; off += chunk) {
-        size_t len = nbytes - off < chunk ? nbytes - off : chunk;
-        gasnetc_sdesc_t *d = piece(c, GASNETC_OP_GET, GASNETC_WR_READ,
-                                   (uint64_t)(uintptr_t)src + off, cmpl);
-        d->sge[0].length = (uint32_t)len;
-        if (zcopy) {
-            d->sge[0].addr = (uintptr_t)dest + off;
-            d->sge[0].lkey = lkey;
-        } else {
-            d->bbuf = gasnetc_ibv_bbuf_get(poll_all);
-            d->copy_to = (uint8_t *)dest + off;
-            d->sge[0].addr = (uintptr_t)d->bbuf->data;
-            d->sge[0].lkey = d->bbuf->lkey[c->res->index];
+    gasnetc_cep_t *c0 = gasnetc_ibv_pick_cep(rank);
+    gasnetc_cep_t *ceps = gasnetc_ibv.peer_ceps[rank];
+    int nq = gasnetc_ibv.nqps, poll_all = !gasnetc_in_handler();
+    uint8_t *dst = (uint8_t *)dest;
+    uint64_t raddr = (uint64_t)(uintptr_t)src;
+    size_t slen = gasnetc_rma_stripe_len(nbytes, rma_cfg.get_stripe, nq, rma_cfg.max_msg);
+    size_t ns = gasnetc_rma_nstripes(nbytes, slen), off = 0;
+    for (size_t k = 0; k < ns; k++) {
+        gasnetc_cep_t *c = &ceps[((size_t)c0->qpi + k) % (size_t)nq];
+        size_t end = min_sz(off + slen, nbytes), pmax = gasnetc_rma_piece_max(c->port->max_msg_sz);
+        while (off < end) {
+            size_t len;
+            int in_place = 0;
+            gasnetc_sdesc_t *d = piece_new(c, GASNETC_OP_GET, GASNETC_WR_READ, rank, raddr + off,
+                                           min_sz(end - off, pmax), &len);
+            len = local_side(d, dst + off, len, 1, 0, poll_all, &in_place);
+            if (!in_place) d->copy_to = dst + off;
+            d->sge[0].length = (uint32_t)len;
+            d->ctx[0] = cmpl->op;
+            gasnete_ctr_add_init(cmpl->op, 1);
+            gasnetc_ibv_post_desc(d);
+            off += len;
         }
-        gasnetc_ibv_post_desc(d);
     }
     return 0;
 }
@@ -126,4 +207,29 @@ static const gasnete_rma_transport_t gasnetc_ibv_rma = {
     .get = ibv_get,
 };
 
-void gasnetc_ibv_rma_register(void) { gasnete_rma_set_transport(&gasnetc_ibv_rma); }
+void gasnetc_ibv_rma_register(void)
+{
+    rma_cfg.put_stripe = (size_t)GASNETI_PARAM_SIZE(GASNET_PUT_STRIPE_SZ);
+    rma_cfg.get_stripe = (size_t)GASNETI_PARAM_SIZE(GASNET_GET_STRIPE_SZ);
+    rma_cfg.bounce_limit = (size_t)GASNETI_PARAM_SIZE(GASNET_NONBULKPUT_BOUNCE_LIMIT);
+    rma_cfg.fenced = GASNETI_PARAM_BOOL(GASNET_USE_FENCED_PUTS);
+    rma_cfg.max_msg = 0;
+    for (int i = 0; i < gasnetc_ibv.nports; i++) {
+        uint32_t m = gasnetc_ibv.ports[i].max_msg_sz;
+        if (m && (!rma_cfg.max_msg || m < rma_cfg.max_msg)) rma_cfg.max_msg = m;
+    }
+    if (gasnetc_ibv.rank == 0) {
+        if (rma_cfg.fenced && GASNETC_IBV_MAX_HCAS == 1)
+            gasneti_warning("GASNET_USE_FENCED_PUTS=1 in a build without multi-rail support "
+                            "(configure --enable-ibv-multirail): puts are fenced, which matters "
+                            "only when processes of a host use different HCAs");
+        if (GASNETI_PARAM_BOOL(GASNET_VERBOSEENV))
+            gasneti_info("verbs RMA: %d QP(s) per peer, largest message %u bytes, "
+                    "stripes put %zu / get %zu bytes (0 = largest message), inline <= %u "
+                    "bytes, non-bulk bounce <= %zu bytes, fenced puts %s", gasnetc_ibv.nqps,
+                    (unsigned)rma_cfg.max_msg, rma_cfg.put_stripe, rma_cfg.get_stripe,
+                    gasnetc_ibv.nceps ? gasnetc_ibv.ceps[0].inline_max : 0u,
+                    rma_cfg.bounce_limit, rma_cfg.fenced ? "on" : "off");
+    }
+    gasnete_rma_set_transport(&gasnetc_ibv_rma);
+}
