@@ -11,6 +11,7 @@
 #include "core/gasnet_core_private.h"
 #include "core/pshm/pshm.h"
 #include "core/ibv/ibv.h"
+#include "core/ibv/fh_ibv.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,6 +126,9 @@ static uint64_t physmem_bytes(void)
     return pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz : (uint64_t)1 << 30;
 }
 
+/* What bounds gasnetc_max_local_segment when pinning does (for messages). */
+static const char *segment_limit_why = NULL;
+
 static void compute_segment_limits(void)
 {
     double frac = 0;
@@ -138,6 +142,19 @@ static void compute_segment_limits(void)
         /* Leave room for the AM queues and other processes. */
         shm = shm > (64u << 20) ? shm - (32u << 20) : shm / 2;
         if (shm < limit) limit = shm;
+    }
+    /* Verbs, SEGMENT_FAST: the segment is pinned whole at attach, so it must
+     * fit what this process may pin (GASNET_PHYSMEM_MAX, RLIMIT_MEMLOCK,
+     * GASNET_PHYSMEM_PROBE; core/ibv/physmem.c), less room for the
+     * transport's buffers and a little for firehose. */
+    gasnetc_ibv_physmem_init(gasnetc_ibv_active());
+    if (GASNETC_SEGMENT_PINNED && gasnetc_ibv_active()) {
+        uint64_t pin = gasnetc_ibv_pinnable_bytes(), keep = 64u << 20;
+        pin = pin > 2 * keep ? pin - keep : pin / 2;
+        if (pin < limit) {
+            limit = pin;
+            segment_limit_why = gasnetc_ibv_pinnable_why();
+        }
     }
     limit &= ~(uint64_t)(GASNET_PAGESIZE - 1);
     if (limit > UINTPTR_MAX) limit = UINTPTR_MAX & ~(uintptr_t)(GASNET_PAGESIZE - 1);
@@ -231,6 +248,13 @@ int gex_Segment_Attach(gex_Segment_t *segment_p, gex_TM_t tm, uintptr_t length)
     }
     if (!segment_p || tm != &gasneti_the_tm) return GASNET_ERR_BAD_ARG;
     uintptr_t size = (length + GASNET_PAGESIZE - 1) & ~(uintptr_t)(GASNET_PAGESIZE - 1);
+    if (size > gasnetc_max_local_segment && segment_limit_why)
+        gasneti_fatalerror("gex_Segment_Attach: requested %lu bytes but at most %lu can be "
+                           "pinned (gasnet_getMaxLocalSegmentSize; bounded by %s): request "
+                           "less, raise 'ulimit -l' or GASNET_PHYSMEM_MAX, or build with "
+                           "--enable-segment-large",
+                           (unsigned long)length, (unsigned long)gasnetc_max_local_segment,
+                           segment_limit_why);
     if (size > gasnetc_max_local_segment)
         gasneti_fatalerror("gex_Segment_Attach: requested %lu bytes but at most %lu can be "
                            "provided (gasnet_getMaxLocalSegmentSize); request less, raise "

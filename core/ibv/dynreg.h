@@ -30,8 +30,9 @@ typedef struct gasnetc_ibv_hold gasnetc_ibv_hold_t;
  * [addr, addr+len): returns the covered bytes (1..len) and fills *lkey and
  * *hold (NULL for memory registered for the whole job, such as the
  * segment), or 0 when no registration can be had now (firehose disabled or
- * at its limits, pin failure): use bounce buffers.  Any thread; may pin
- * (ibv_reg_mr); never polls; handler-safe. */
+ * at its limits, pin failure, or a piece below 8 KiB that no cached region
+ * covers): use bounce buffers.  Any thread; may pin (ibv_reg_mr); never
+ * polls; handler-safe. */
 size_t gasnetc_ibv_lkey(int hca, const void *addr, size_t len, uint32_t *lkey,
                         gasnetc_ibv_hold_t **hold);
 
@@ -39,8 +40,11 @@ size_t gasnetc_ibv_lkey(int hca, const void *addr, size_t len, uint32_t *lkey,
  * memory: returns the covered bytes (1..len) and fills *rkey and *hold
  * (NULL when the range lies in the peer's registered segment).  With remote
  * pinning (SEGMENT_LARGE/EVERYTHING) a miss sends a move request and polls
- * until it is granted (fatal, naming the peer, after a timeout): not inside
- * AM handlers. */
+ * until it is granted (fatal, naming the peer, after a timeout).  Inside AM
+ * handlers (which may not poll) only firehoses already held are used: a
+ * miss there returns 0, and the caller must use another path (a packed AM,
+ * or defer the operation to the progress loop).  SEGMENT_FAST never
+ * returns 0. */
 size_t gasnetc_ibv_rkey(int hca, uint32_t rank, uint64_t raddr, size_t len, uint32_t *rkey,
                         gasnetc_ibv_hold_t **hold);
 

@@ -15,12 +15,16 @@ libgasnet_sources += \
 	core/ibv/recv.c \
 	core/ibv/cq.c \
 	core/ibv/dynreg.c \
+	core/ibv/fh_ops.c \
+	core/ibv/physmem.c \
+	core/ibv/odp.c \
 	core/ibv/rma.c
 
 noinst_HEADERS += \
 	core/ibv/ibv.h \
 	core/ibv/ibv_internal.h \
 	core/ibv/dynreg.h \
+	core/ibv/fh_ibv.h \
 	core/ibv/rma_plan.h \
 	core/ibv/ports_parse.h \
 	core/ibv/ports_select.h \

@@ -1,13 +1,16 @@
 /* core/ibv/seg.c: the segment for RDMA.  At gex_Segment_Attach (after
- * PSHM has allocated the segment) every rank registers its segment on each
- * HCA it uses, with local write and remote read/write access, and all ranks
- * exchange the rkeys through the bootstrap.  Each connection then knows the
- * rkey of its peer's segment on its own HCA (rail i talks to rail i), which
- * Long payloads above GASNET_PACKEDLONG_LIMIT need (and RMA, issue 5).
- * The segment's base and size come from gasneti_seginfo (the core's
- * exchange).
+ * PSHM has allocated the segment) every rank with network peers registers
+ * its segment on each HCA it uses (SEGMENT_FAST only), with local write and
+ * remote read/write access, and all ranks exchange the rkeys through the
+ * bootstrap.  Each connection then knows the rkey of its peer's segment on
+ * its own HCA (rail i talks to rail i), which Long payloads above
+ * GASNET_PACKEDLONG_LIMIT and RMA use.  SEGMENT_LARGE/EVERYTHING register
+ * nothing here: firehose pins pieces of it on demand (remote pinning), so
+ * the exchanged rkeys are 0.  Then firehose is set up (fh_ops.c), sized by
+ * what is left of the pinnable memory.
  */
 #include "core/ibv/ibv_internal.h"
+#include "core/ibv/fh_ibv.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -28,7 +31,7 @@ void gasnetc_ibv_segment_attach(void *addr, uintptr_t size)
     if (!any) return;
 
     uint32_t mine[GASNETC_IBV_MAX_HCAS] = {0};
-    if (t->active && size) {
+    if (t->active && size && GASNETC_SEGMENT_PINNED) {
         t->seg_addr = (uintptr_t)addr;
         t->seg_size = size;
         for (int h = 0; h < t->nres; h++) {
@@ -41,9 +44,11 @@ void gasnetc_ibv_segment_attach(void *addr, uintptr_t size)
                 struct rlimit rl;
                 getrlimit(RLIMIT_MEMLOCK, &rl);
                 gasneti_fatalerror("gex_Segment_Attach: ibv_reg_mr of the %lu-byte segment on %s "
-                                   "failed: %s (RLIMIT_MEMLOCK %llu bytes: raise 'ulimit -l' or "
-                                   "attach a smaller segment)", (unsigned long)size,
-                                   r->hca->name, strerror(err), (unsigned long long)rl.rlim_cur);
+                                   "failed: %s (RLIMIT_MEMLOCK %llu bytes; pinnable memory "
+                                   "bounded by %s): raise 'ulimit -l', lower GASNET_PHYSMEM_MAX "
+                                   "or attach a smaller segment", (unsigned long)size,
+                                   r->hca->name, strerror(err), (unsigned long long)rl.rlim_cur,
+                                   gasnetc_ibv_pinnable_why());
             }
             mine[h] = r->seg_mr->rkey;
         }
@@ -56,4 +61,5 @@ void gasnetc_ibv_segment_attach(void *addr, uintptr_t size)
         c->rkey = all[(size_t)c->rank * GASNETC_IBV_MAX_HCAS + c->res->index];
     }
     free(all);
+    gasnetc_fh_attach(t->active, GASNETC_SEGMENT_PINNED && t->active ? (uint64_t)size : 0);
 }

@@ -12,9 +12,10 @@
  *            send completion before returning (local completion).
  *   copy     otherwise: header+payload copied into a bounce buffer.
  * Long payloads above GASNET_PACKEDLONG_LIMIT go first by RDMA WRITE into
- * the peer's segment (in place from the local segment, else through bounce
- * buffers), then the header alone on the same QP: RC delivers in order, so
- * the payload is in place before the handler runs.
+ * the peer's segment (in place from registered memory: the local segment
+ * or a firehose region; else through bounce buffers; keys from dynreg.h),
+ * then the header alone on the same QP: RC delivers in order, so the
+ * payload is in place before the handler runs.
  *
  * Requests take a credit first (core/am/credit.h); a Request without one
  * waits in the backlog, and its caller polls until whoever receives the
@@ -186,31 +187,56 @@ static int build_msg(gasnetc_sdesc_t *d, const uint8_t *wire, size_t hl, const v
     return 0;
 }
 
-/* RDMA WRITEs of a Long payload into the peer's segment at raddr.  Returns
- * 1 when they read the source in place (the caller must wait for the
- * header's completion, which follows them on the QP). */
+/* RDMA WRITEs of a Long payload into the peer's segment at raddr, keys
+ * from dynreg.h: each piece is in place when the source is registered (the
+ * segment in FAST, else a firehose region) and through a bounce buffer
+ * otherwise; the remote key is the peer's segment (FAST) or a firehose on
+ * it (LARGE).  Holds go into the descriptor and are released at its
+ * completion.  Returns 1 when some piece reads the source in place (the
+ * caller must wait for the header's completion, which follows them on the
+ * QP), 0 when all were copied, or -1 having posted nothing when the payload
+ * must travel packed instead: a Reply in a LARGE build (handlers cannot wait
+ * for a remote pin) whose destination is not already pinned and that fits
+ * one buffer. */
 static int long_writes(gasnetc_cep_t *c, const void *src, size_t n, uint64_t raddr, int is_req)
 {
-    uint32_t lkey;
-    int zcopy = gasnetc_ibv_seg_lkey(c->res, src, n, &lkey);
-    size_t chunk = zcopy ? (c->port->max_msg_sz ? c->port->max_msg_sz : (1u << 30))
-                         : GASNETC_IBV_BUFSZ;
-    for (size_t off = 0; off < n; off += chunk) {
-        size_t len = n - off < chunk ? n - off : chunk;
+    int h = c->res->index, zcopy = 0;
+    size_t maxmsg = c->port->max_msg_sz ? c->port->max_msg_sz : (1u << 30);
+    const size_t packed_max = GASNETC_IBV_BUFSZ - GASNETC_IBV_HDR_ROOM(GASNETC_AM_HDR_MAX);
+    for (size_t off = 0; off < n;) {
+        uint32_t lkey = 0, rkey = 0;
+        gasnetc_ibv_hold_t *lh = NULL, *rh = NULL;
+        size_t len = n - off < maxmsg ? n - off : maxmsg;
+        len = gasnetc_ibv_rkey(h, c->rank, raddr + off, len, &rkey, &rh);
+        if (!len) { /* only a Reply, inside its handler, in a LARGE build */
+            if (off == 0 && n <= packed_max) return -1;
+            gasneti_fatalerror("AM Long Reply of %zu bytes to rank %u: its destination %#llx is "
+                               "not pinned there and a handler cannot wait for a remote pin "
+                               "(SEGMENT_LARGE); Replies up to %zu bytes travel packed",
+                               n, c->rank, (unsigned long long)(raddr + off), packed_max);
+        }
+        size_t inplace = gasnetc_ibv_lkey(h, (const uint8_t *)src + off, len, &lkey, &lh);
+        if (!inplace && len > GASNETC_IBV_BUFSZ) len = GASNETC_IBV_BUFSZ;
+        if (inplace) len = inplace;
         gasnetc_sdesc_t *d = gasnetc_ibv_desc_get(c, GASNETC_OP_LONG_WRITE);
         d->wr = GASNETC_WR_WRITE;
         d->raddr = raddr + off;
+        d->rkey = rkey;
+        d->hold[0] = lh;
+        d->hold[1] = rh;
         d->sge[0].length = (uint32_t)len;
-        if (zcopy) {
+        if (inplace) {
             d->sge[0].addr = (uintptr_t)src + off;
             d->sge[0].lkey = lkey;
+            zcopy = 1;
         } else {
             d->bbuf = gasnetc_ibv_bbuf_get(is_req);
             memcpy(d->bbuf->data, (const uint8_t *)src + off, len);
             d->sge[0].addr = (uintptr_t)d->bbuf->data;
-            d->sge[0].lkey = d->bbuf->lkey[c->res->index];
+            d->sge[0].lkey = d->bbuf->lkey[h];
         }
         gasnetc_ibv_post_desc(d);
+        off += len;
     }
     return zcopy;
 }
@@ -253,8 +279,11 @@ int gasnetc_ibv_am_send(uint32_t dest, void *net, gasnetc_am_hdr_t *hdr, const v
         if (!granted) return 1;
     }
     if (hdr->category == GASNETC_AM_LONG && nbytes > gasnetc_ibv.packed_long_limit) {
-        must_wait = long_writes(c, payload, nbytes, hdr->dest_addr, is_req);
-        inmsg = 0;
+        int w = long_writes(c, payload, nbytes, hdr->dest_addr, is_req);
+        if (w >= 0) { /* else: packed after all (a Reply to a not-yet-pinned LARGE range) */
+            must_wait = w;
+            inmsg = 0;
+        }
     }
     uint8_t wire[GASNETC_AM_HDR_MAX];
     hdr->credits = 0;
