@@ -1,6 +1,6 @@
 /* core/ibv/fh_ibv.h: firehose over verbs (the glue between firehose/ and
  * the verbs transport), pinnable-memory limits and on-demand paging.
- * Design and rationale: core/ibv/README "Dynamic registration".
+ * Design and rationale: firehose/README "Over verbs".
  *
  *   fh_ops.c    the firehose ops table over verbs (pin = ibv_reg_mr on every
  *               HCA, unpin, move requests as internal AMs 96/97) and the

@@ -1,7 +1,7 @@
 /* core/ibv/fh_ops.c: firehose over verbs: the ops table (pin = ibv_reg_mr
  * of the region on every HCA this process uses, unpin = ibv_dereg_mr, move
  * requests as internal Medium AMs 96 -> reply 97) and the instance's set-up
- * at gex_Segment_Attach.  Rationale: core/ibv/README "Dynamic registration";
+ * at gex_Segment_Attach.  Rationale: firehose/README "Over verbs";
  * the algorithm: firehose/README.
  */
 #include "core/ibv/ibv_internal.h"
