@@ -21,4 +21,4 @@ UNIT_TESTS += tests/integration/rmav/test-rma-plan
 tests_integration_rmav_test_rma_plan_SOURCES = tests/integration/rmav/test-rma-plan.c
 tests_integration_rmav_test_rma_plan_CFLAGS = $(GASNETI_WARN_CFLAGS)
 
-EXTRA_DIST += tests/integration/manifest.d/rmav.manifest
+EXTRA_DIST += tests/integration/manifest.d/rmav.manifest tests/integration/rmav/rmav-bench.py
