@@ -41,6 +41,36 @@ for name, fixed, fn in ex:
         w("#define %s%d(%s,flags%s) %s(%s,%d,flags%s)" % (name, n, fixed, a, fn, fixed, n, a))
     w("")
 
+# NPAM commits: (family, kind constant, params after hidx up to the args)
+w("#define GASNETI_AM_PASTE(a, b) GASNETI_AM_PASTE_(a, b)")
+w("#define GASNETI_AM_PASTE_(a, b) a##b")
+w("#define GASNETI_AM_PASTE3(a, b, c) GASNETI_AM_PASTE3_(a, b, c)")
+w("#define GASNETI_AM_PASTE3_(a, b, c) a##b##c")
+w("")
+npam = [
+    ("gex_AM_CommitRequestMedium", "GASNETC_NPAM_REQ_MEDIUM", False),
+    ("gex_AM_CommitReplyMedium", "GASNETC_NPAM_REP_MEDIUM", False),
+    ("gex_AM_CommitRequestLong", "GASNETC_NPAM_REQ_LONG", True),
+    ("gex_AM_CommitReplyLong", "GASNETC_NPAM_REP_LONG", True),
+]
+for name, kind, is_long in npam:
+    fixed = "sd,hidx,nbytes" + (",dest" if is_long else "")
+    dest = "(void *)(dest)" if is_long else "(void *)0"
+    w("/* %s, %s_v2 */" % (name, name))
+    # variadic: the argument count is what follows the last fixed parameter
+    if is_long:
+        w("#define %s(sd,hidx,nbytes,...) GASNETI_AM_PASTE(%s,GASNETI_AM_NUMARGS(__VA_ARGS__))(sd,hidx,nbytes,__VA_ARGS__)" % (name, name))
+        w("#define %s_v2(sd,hidx,nbytes,dest,...) GASNETI_AM_PASTE3(%s,GASNETI_AM_NUMARGS(__VA_ARGS__),_v2)(sd,hidx,nbytes,dest,__VA_ARGS__)" % (name, name))
+    else:
+        w("#define %s(sd,hidx,...) GASNETI_AM_PASTE(%s,GASNETI_AM_NUMARGS(__VA_ARGS__))(sd,hidx,__VA_ARGS__)" % (name, name))
+        w("#define %s_v2(sd,hidx,nbytes,...) GASNETI_AM_PASTE3(%s,GASNETI_AM_NUMARGS(__VA_ARGS__),_v2)(sd,hidx,nbytes,__VA_ARGS__)" % (name, name))
+    for n in range(MAXARGS + 1):
+        a = "".join(",a%d" % i for i in range(n))
+        call = "gasnetc_AM_Commit(%s,sd,(gex_AM_Index_t)(hidx),(size_t)(nbytes),%s" % (kind, dest)
+        w("#define %s%d(%s%s) ((void)%s,0,%d%s))" % (name, n, fixed, a, call, n, a))
+        w("#define %s%d_v2(%s,cflags%s) %s,cflags,%d%s)" % (name, n, fixed, a, call, n, a))
+    w("")
+
 # GASNet-1 legacy: (name, params, EX-call prefix up to flags)
 tm = "gasneti_thunk_tm"
 legacy = [

@@ -14,7 +14,7 @@ static void bad_call(const char *fn, const char *what, unsigned long long value)
     gasneti_fatalerror("%s: invalid %s (%llu)", fn, what, value);
 }
 
-static void set_lc_done(gex_Event_t *lc_opt)
+void gasnetc_am_set_lc_done(gex_Event_t *lc_opt)
 {
     /* Both transports return only once the payload may be reused (PSHM
      * copies it; verbs copies it or waits for the send completion): local
@@ -27,6 +27,15 @@ static void set_lc_done(gex_Event_t *lc_opt)
 static void fill_hdr(gasnetc_am_hdr_t *h, unsigned category, int is_req, gex_AM_Index_t handler,
                      size_t nbytes, unsigned numargs, va_list ap)
 {
+    gex_AM_Arg_t args[GASNETC_AM_MAX_ARGS];
+    for (unsigned i = 0; i < numargs; i++) args[i] = (gex_AM_Arg_t)va_arg(ap, int);
+    gasnetc_am_fill_hdr(h, category, is_req, handler, nbytes, numargs, args);
+}
+
+void gasnetc_am_fill_hdr(gasnetc_am_hdr_t *h, unsigned category, int is_req,
+                         gex_AM_Index_t handler, size_t nbytes, unsigned numargs,
+                         const gex_AM_Arg_t *args)
+{
     h->category = (uint8_t)category;
     h->is_req = (uint8_t)is_req;
     h->handler = handler;
@@ -35,7 +44,7 @@ static void fill_hdr(gasnetc_am_hdr_t *h, unsigned category, int is_req, gex_AM_
     h->src_rank = gasneti_mynode;
     h->nbytes = (uint32_t)nbytes;
     h->dest_addr = 0;
-    for (unsigned i = 0; i < numargs; i++) h->args[i] = (gex_AM_Arg_t)va_arg(ap, int);
+    for (unsigned i = 0; i < numargs; i++) h->args[i] = args[i];
 }
 
 /* Sends one AM to job rank dest, waiting for queue space (PSHM) or credit
@@ -43,8 +52,8 @@ static void fill_hdr(gasnetc_am_hdr_t *h, unsigned category, int is_req, gex_AM_
  * Request came on (NULL: it came through PSHM).  Long payloads: PSHM
  * callers copied them already (nbytes 0 here); verbs sends them itself.
  * Returns 0, or 1 when IMMEDIATE and no space. */
-static int send_am(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, const void *payload,
-                   size_t nbytes, gex_Flags_t flags, const char *fn)
+int gasnetc_am_send(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, const void *payload,
+                    size_t nbytes, gex_Flags_t flags, const char *fn)
 {
     if (net || !gasnetc_is_local(dest)) {
         if (!gasnetc_ibv_active())
@@ -62,7 +71,7 @@ static int send_am(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, const void *
     return 0;
 }
 
-static gex_Rank_t req_target(gex_TM_t tm, gex_Rank_t rank, const char *fn)
+gex_Rank_t gasnetc_am_req_target(gex_TM_t tm, gex_Rank_t rank, const char *fn)
 {
     if (!gasneti_init_done) gasneti_fatalerror("%s called before gex_Client_Init", fn);
     if (tm == GEX_TM_INVALID) bad_call(fn, "team (GEX_TM_INVALID)", 0);
@@ -87,34 +96,34 @@ static void check_long(gex_Rank_t dest, const void *dest_addr, size_t nbytes, co
 /* Long payload: copy straight into the neighbour's segment, then the header.
  * IMMEDIATE is a permission, not a duty (spec): Longs honour it only by
  * blocking, so that a refused call never leaves data behind. */
-static int send_long(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, const void *src,
-                     size_t nbytes, void *dest_addr, gex_Flags_t flags, const char *fn)
+int gasnetc_am_send_long(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, const void *src,
+                         size_t nbytes, void *dest_addr, gex_Flags_t flags, const char *fn)
 {
     check_long(dest, dest_addr, nbytes, fn);
     h->dest_addr = (uint64_t)(uintptr_t)dest_addr;
     if (net || !gasnetc_is_local(dest)) /* verbs: packed or RDMA, honours IMMEDIATE */
-        return send_am(dest, net, h, src, nbytes, flags, fn);
+        return gasnetc_am_send(dest, net, h, src, nbytes, flags, fn);
     if (nbytes) {
         void *local = gasnetc_local_addr(dest, dest_addr, nbytes);
         if (!local)
             gasneti_fatalerror("%s: rank %u's segment is not mapped here", fn, dest);
         memmove(local, src, nbytes);
     }
-    return send_am(dest, NULL, h, NULL, 0, flags & ~GEX_FLAG_IMMEDIATE, fn);
+    return gasnetc_am_send(dest, NULL, h, NULL, 0, flags & ~GEX_FLAG_IMMEDIATE, fn);
 }
 
 int gasnetc_AM_RequestShort(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
                             unsigned int numargs, gex_Flags_t flags, ...)
 {
     static const char fn[] = "gex_AM_RequestShort";
-    gex_Rank_t dest = req_target(tm, rank, fn);
+    gex_Rank_t dest = gasnetc_am_req_target(tm, rank, fn);
     check_numargs(numargs, fn);
     gasnetc_am_hdr_t h;
     va_list ap;
     va_start(ap, flags);
     fill_hdr(&h, GASNETC_AM_SHORT, 1, handler, 0, numargs, ap);
     va_end(ap);
-    return send_am(dest, NULL, &h, NULL, 0, flags, fn);
+    return gasnetc_am_send(dest, NULL, &h, NULL, 0, flags, fn);
 }
 
 int gasnetc_AM_RequestMedium(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
@@ -122,7 +131,7 @@ int gasnetc_AM_RequestMedium(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handle
                              unsigned int numargs, gex_Flags_t flags, ...)
 {
     static const char fn[] = "gex_AM_RequestMedium";
-    gex_Rank_t dest = req_target(tm, rank, fn);
+    gex_Rank_t dest = gasnetc_am_req_target(tm, rank, fn);
     check_numargs(numargs, fn);
     if (nbytes > GASNETC_MAX_MEDIUM)
         gasneti_fatalerror("%s: nbytes=%zu exceeds gex_AM_MaxRequestMedium (%zu)", fn, nbytes,
@@ -133,8 +142,8 @@ int gasnetc_AM_RequestMedium(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handle
     va_start(ap, flags);
     fill_hdr(&h, GASNETC_AM_MEDIUM, 1, handler, nbytes, numargs, ap);
     va_end(ap);
-    int rc = send_am(dest, NULL, &h, source_addr, nbytes, flags, fn);
-    if (!rc) set_lc_done(lc_opt);
+    int rc = gasnetc_am_send(dest, NULL, &h, source_addr, nbytes, flags, fn);
+    if (!rc) gasnetc_am_set_lc_done(lc_opt);
     return rc;
 }
 
@@ -143,7 +152,7 @@ int gasnetc_AM_RequestLong(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
                            gex_Event_t *lc_opt, unsigned int numargs, gex_Flags_t flags, ...)
 {
     static const char fn[] = "gex_AM_RequestLong";
-    gex_Rank_t dest = req_target(tm, rank, fn);
+    gex_Rank_t dest = gasnetc_am_req_target(tm, rank, fn);
     check_numargs(numargs, fn);
     if (lc_opt == GEX_EVENT_DEFER) bad_call(fn, "lc_opt GEX_EVENT_DEFER", 2);
     gasnetc_am_hdr_t h;
@@ -151,12 +160,12 @@ int gasnetc_AM_RequestLong(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
     va_start(ap, flags);
     fill_hdr(&h, GASNETC_AM_LONG, 1, handler, nbytes, numargs, ap);
     va_end(ap);
-    int rc = send_long(dest, NULL, &h, source_addr, nbytes, dest_addr, flags, fn);
-    if (!rc) set_lc_done(lc_opt);
+    int rc = gasnetc_am_send_long(dest, NULL, &h, source_addr, nbytes, dest_addr, flags, fn);
+    if (!rc) gasnetc_am_set_lc_done(lc_opt);
     return rc;
 }
 
-static gex_Rank_t reply_target(gex_Token_t token, const char *fn)
+gex_Rank_t gasnetc_am_reply_target(gex_Token_t token, const char *fn)
 {
     if (!token || !token->is_req)
         gasneti_fatalerror("%s: called outside a Request handler (token %p)", fn, (void *)token);
@@ -170,14 +179,14 @@ int gasnetc_AM_ReplyShort(gex_Token_t token, gex_AM_Index_t handler, unsigned in
                           gex_Flags_t flags, ...)
 {
     static const char fn[] = "gex_AM_ReplyShort";
-    gex_Rank_t dest = reply_target(token, fn);
+    gex_Rank_t dest = gasnetc_am_reply_target(token, fn);
     check_numargs(numargs, fn);
     gasnetc_am_hdr_t h;
     va_list ap;
     va_start(ap, flags);
     fill_hdr(&h, GASNETC_AM_SHORT, 0, handler, 0, numargs, ap);
     va_end(ap);
-    return send_am(dest, token->net, &h, NULL, 0, flags, fn);
+    return gasnetc_am_send(dest, token->net, &h, NULL, 0, flags, fn);
 }
 
 int gasnetc_AM_ReplyMedium(gex_Token_t token, gex_AM_Index_t handler, const void *source_addr,
@@ -185,7 +194,7 @@ int gasnetc_AM_ReplyMedium(gex_Token_t token, gex_AM_Index_t handler, const void
                            gex_Flags_t flags, ...)
 {
     static const char fn[] = "gex_AM_ReplyMedium";
-    gex_Rank_t dest = reply_target(token, fn);
+    gex_Rank_t dest = gasnetc_am_reply_target(token, fn);
     check_numargs(numargs, fn);
     if (nbytes > GASNETC_MAX_MEDIUM)
         gasneti_fatalerror("%s: nbytes=%zu exceeds gex_AM_MaxReplyMedium (%zu)", fn, nbytes,
@@ -197,8 +206,8 @@ int gasnetc_AM_ReplyMedium(gex_Token_t token, gex_AM_Index_t handler, const void
     va_start(ap, flags);
     fill_hdr(&h, GASNETC_AM_MEDIUM, 0, handler, nbytes, numargs, ap);
     va_end(ap);
-    int rc = send_am(dest, token->net, &h, source_addr, nbytes, flags, fn);
-    if (!rc) set_lc_done(lc_opt);
+    int rc = gasnetc_am_send(dest, token->net, &h, source_addr, nbytes, flags, fn);
+    if (!rc) gasnetc_am_set_lc_done(lc_opt);
     return rc;
 }
 
@@ -207,7 +216,7 @@ int gasnetc_AM_ReplyLong(gex_Token_t token, gex_AM_Index_t handler, const void *
                          unsigned int numargs, gex_Flags_t flags, ...)
 {
     static const char fn[] = "gex_AM_ReplyLong";
-    gex_Rank_t dest = reply_target(token, fn);
+    gex_Rank_t dest = gasnetc_am_reply_target(token, fn);
     check_numargs(numargs, fn);
     if (lc_opt == GEX_EVENT_DEFER || lc_opt == GEX_EVENT_GROUP)
         bad_call(fn, "lc_opt (Replies accept GEX_EVENT_NOW or an event pointer)", 0);
@@ -216,8 +225,8 @@ int gasnetc_AM_ReplyLong(gex_Token_t token, gex_AM_Index_t handler, const void *
     va_start(ap, flags);
     fill_hdr(&h, GASNETC_AM_LONG, 0, handler, nbytes, numargs, ap);
     va_end(ap);
-    int rc = send_long(dest, token->net, &h, source_addr, nbytes, dest_addr, flags, fn);
-    if (!rc) set_lc_done(lc_opt);
+    int rc = gasnetc_am_send_long(dest, token->net, &h, source_addr, nbytes, dest_addr, flags, fn);
+    if (!rc) gasnetc_am_set_lc_done(lc_opt);
     return rc;
 }
 

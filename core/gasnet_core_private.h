@@ -35,6 +35,29 @@ int gasnetc_am_dispatch(const gasnetc_am_hdr_t *hdr, void *payload, void *net);
 /* Validates a client's handler table entry and installs it. */
 int gasnetc_handlers_register(gex_EP_t ep, gex_AM_Entry_t *table, size_t n, int internal);
 
+/* ---- AM send paths shared by core/am.c and core/am_npam.c ---------------- */
+/* Fills an AM header (src_rank = this rank, no dest_addr, no credits). */
+void gasnetc_am_fill_hdr(gasnetc_am_hdr_t *h, unsigned category, int is_req,
+                         gex_AM_Index_t handler, size_t nbytes, unsigned numargs,
+                         const gex_AM_Arg_t *args);
+/* Sends one AM (Short/Medium, or a Long already placed) to job rank dest:
+ * PSHM for neighbours, verbs otherwise (net: a Reply's connection).  Waits
+ * for space unless GEX_FLAG_IMMEDIATE; returns 0, or 1 when IMMEDIATE and
+ * no space.  Handler-safe for Replies.  fn names the API call in errors. */
+int gasnetc_am_send(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, const void *payload,
+                    size_t nbytes, gex_Flags_t flags, const char *fn);
+/* Sends a Long: checks dest_addr lies in dest's segment, places the payload
+ * and sends the header.  Returns as gasnetc_am_send. */
+int gasnetc_am_send_long(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, const void *src,
+                         size_t nbytes, void *dest_addr, gex_Flags_t flags, const char *fn);
+/* Job rank of (tm, rank) for a Request; fatal on a bad team or rank. */
+gex_Rank_t gasnetc_am_req_target(gex_TM_t tm, gex_Rank_t rank, const char *fn);
+/* Source rank of a Request token, marking it replied; fatal outside a
+ * Request handler or on a second Reply. */
+gex_Rank_t gasnetc_am_reply_target(gex_Token_t token, const char *fn);
+/* Reports local completion of a payload the transports have finished with. */
+void gasnetc_am_set_lc_done(gex_Event_t *lc_opt);
+
 /* Largest Medium payload (bytes). */
 #define GASNETC_MAX_MEDIUM ((size_t)GASNETC_MAX_MEDIUM_LUB)
 

@@ -6,6 +6,7 @@ libgasnet_sources += \
 	core/init.c \
 	core/handlers.c \
 	core/am.c \
+	core/am_npam.c \
 	core/poll.c \
 	core/exit.c
 noinst_HEADERS += core/gasnet_core_internal.h core/gasnet_core_private.h core/am/wire.h

@@ -151,6 +151,47 @@ extern int gasnetc_AM_ReplyLong(gex_Token_t token, gex_AM_Index_t handler,
                                 gex_Event_t *lc_opt, unsigned int numargs,
                                 gex_Flags_t flags, ...);
 
+/* ---- negotiated-payload AMs (NPAM) ----------------------------------------------- */
+/* Prepare returns a source descriptor whose buffer (gex_AM_SrcDescAddr: the
+ * client's buffer, or one GASNet provides when client_buf is NULL) holds
+ * between least_payload and most_payload bytes (gex_AM_SrcDescSize); the
+ * calling thread then makes no other communication call until it commits
+ * (gex_AM_Commit*, macros in gasnet_am_macros.h) or cancels. */
+extern gex_AM_SrcDesc_t gex_AM_PrepareRequestMedium(gex_TM_t tm, gex_Rank_t rank,
+                                                    const void *client_buf, size_t least_payload,
+                                                    size_t most_payload, gex_Event_t *lc_opt,
+                                                    gex_Flags_t flags, unsigned int numargs);
+extern gex_AM_SrcDesc_t gex_AM_PrepareReplyMedium(gex_Token_t token, const void *client_buf,
+                                                  size_t least_payload, size_t most_payload,
+                                                  gex_Event_t *lc_opt, gex_Flags_t flags,
+                                                  unsigned int numargs);
+extern gex_AM_SrcDesc_t gex_AM_PrepareRequestLong(gex_TM_t tm, gex_Rank_t rank,
+                                                  const void *client_buf, size_t least_payload,
+                                                  size_t most_payload, void *dest_addr,
+                                                  gex_Event_t *lc_opt, gex_Flags_t flags,
+                                                  unsigned int numargs);
+extern gex_AM_SrcDesc_t gex_AM_PrepareReplyLong(gex_Token_t token, const void *client_buf,
+                                                size_t least_payload, size_t most_payload,
+                                                void *dest_addr, gex_Event_t *lc_opt,
+                                                gex_Flags_t flags, unsigned int numargs);
+extern void *gex_AM_SrcDescAddr(gex_AM_SrcDesc_t sd);
+extern size_t gex_AM_SrcDescSize(gex_AM_SrcDesc_t sd);
+extern int gex_AM_CancelRequestMedium(gex_AM_SrcDesc_t sd, gex_Flags_t flags);
+extern int gex_AM_CancelReplyMedium(gex_AM_SrcDesc_t sd, gex_Flags_t flags);
+extern int gex_AM_CancelRequestLong(gex_AM_SrcDesc_t sd, gex_Flags_t flags);
+extern int gex_AM_CancelReplyLong(gex_AM_SrcDesc_t sd, gex_Flags_t flags);
+/* Core entry point behind every gex_AM_Commit* macro.  kind: GASNETC_NPAM_*
+ * (must match the Prepare).  Returns 0, or non-zero only when commit_flags
+ * has GEX_FLAG_IMMEDIATE and resources lacked (the descriptor stays
+ * prepared). */
+#define GASNETC_NPAM_REQ_MEDIUM 0
+#define GASNETC_NPAM_REP_MEDIUM 1
+#define GASNETC_NPAM_REQ_LONG 2
+#define GASNETC_NPAM_REP_LONG 3
+extern int gasnetc_AM_Commit(int kind, gex_AM_SrcDesc_t sd, gex_AM_Index_t handler,
+                             size_t nbytes, void *dest_addr, gex_Flags_t commit_flags,
+                             unsigned int numargs, ...);
+
 /* ---- progress ------------------------------------------------------------------ */
 /* Polls the network once: runs arrived AM handlers.  Not legal in handlers. */
 extern int gasnet_AMPoll(void);
