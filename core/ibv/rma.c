@@ -126,47 +126,62 @@ static void post_fence(gasnetc_cep_t *c, uint32_t rank, uint64_t raddr, gasnete_
     gasnetc_ibv_post_desc(d);
 }
 
-static int ibv_put(gex_Rank_t rank, void *dest, const void *src, size_t nbytes,
-                   const gasnete_cmpl_t *cmpl, gex_Flags_t flags)
+/* One transfer of nbytes between local memory and the peer's raddr:
+ * stripes over the peer's QPs (rma_plan.h; stripe k on QP (q0 + k) mod
+ * nqps, q0 the connection's round-robin choice), pieces inside a stripe.
+ * Put: src_mode says how the source travels, op counts only when not
+ * fenced, lc counts the pieces read in place, fences close each QP.  Get:
+ * every piece counts op; bounce pieces are copied out on completion. */
+static void rma_xfer(int is_put, gex_Rank_t rank, uint8_t *local, uint64_t raddr, size_t nbytes,
+                     const gasnete_cmpl_t *cmpl, int src_mode, size_t stripe)
 {
     gasnetc_cep_t *c0 = gasnetc_ibv_pick_cep(rank);
     gasnetc_cep_t *ceps = gasnetc_ibv.peer_ceps[rank];
-    int nq = gasnetc_ibv.nqps, poll_all = !gasnetc_in_handler();
-    int mode = nbytes <= c0->inline_max ? SRC_INLINE
-               : ((flags & GASNETE_FLAG_LC_NOW) && nbytes <= rma_cfg.bounce_limit) ? SRC_BOUNCE
-                                                                                 : SRC_ZCOPY;
-    /* Fenced: the writes count local completion only; the fences count op. */
-    gasnete_ctr_t *wop = rma_cfg.fenced ? NULL : cmpl->op;
-    const uint8_t *s = (const uint8_t *)src;
-    uint64_t raddr = (uint64_t)(uintptr_t)dest;
-    size_t slen = gasnetc_rma_stripe_len(nbytes, rma_cfg.put_stripe, nq, rma_cfg.max_msg);
+    size_t nq = (size_t)gasnetc_ibv.nqps;
+    size_t slen = gasnetc_rma_stripe_len(nbytes, stripe, gasnetc_ibv.nqps, rma_cfg.max_msg);
     size_t ns = gasnetc_rma_nstripes(nbytes, slen), off = 0;
+    int poll_all = !gasnetc_in_handler(), fenced = is_put && rma_cfg.fenced;
+    gasnete_ctr_t *op = fenced ? NULL : cmpl->op; /* fenced: the fences count op */
     for (size_t k = 0; k < ns; k++) {
-        gasnetc_cep_t *c = &ceps[((size_t)c0->qpi + k) % (size_t)nq];
+        gasnetc_cep_t *c = &ceps[((size_t)c0->qpi + k) % nq];
         size_t end = min_sz(off + slen, nbytes), pmax = gasnetc_rma_piece_max(c->port->max_msg_sz);
         while (off < end) {
             size_t len;
             int in_place = 0;
-            gasnetc_sdesc_t *d = piece_new(c, GASNETC_OP_PUT, GASNETC_WR_WRITE, rank, raddr + off,
-                                           min_sz(end - off, pmax), &len);
-            if (mode == SRC_INLINE && len <= c->inline_max) {
+            gasnetc_sdesc_t *d = piece_new(c, is_put ? GASNETC_OP_PUT : GASNETC_OP_GET,
+                                           is_put ? GASNETC_WR_WRITE : GASNETC_WR_READ, rank,
+                                           raddr + off, min_sz(end - off, pmax), &len);
+            if (src_mode == SRC_INLINE && len <= c->inline_max) {
                 d->inl = 1; /* read at post time */
-                d->sge[0].addr = (uintptr_t)(s + off);
+                d->sge[0].addr = (uintptr_t)(local + off);
                 d->sge[0].lkey = 0;
             } else {
-                len = local_side(d, s + off, len, mode == SRC_ZCOPY, 1, poll_all, &in_place);
+                len = local_side(d, local + off, len, src_mode == SRC_ZCOPY, is_put, poll_all,
+                                 &in_place);
+                if (!is_put && !in_place) d->copy_to = local + off;
             }
             d->sge[0].length = (uint32_t)len;
-            d->ctx[0] = wop;
-            d->ctx[1] = in_place ? cmpl->lc : NULL;
-            if (wop) gasnete_ctr_add_init(wop, 1);
+            d->ctx[0] = op;
+            d->ctx[1] = (is_put && in_place) ? cmpl->lc : NULL;
+            if (op) gasnete_ctr_add_init(op, 1);
             if (d->ctx[1]) gasnete_ctr_add_init(cmpl->lc, 1);
             gasnetc_ibv_post_desc(d);
             off += len;
         }
-        if (rma_cfg.fenced && gasnetc_rma_last_on_qp(k, ns, nq))
+        if (fenced && gasnetc_rma_last_on_qp(k, ns, (int)nq))
             post_fence(c, rank, raddr + end - 1, cmpl->op);
     }
+}
+
+static int ibv_put(gex_Rank_t rank, void *dest, const void *src, size_t nbytes,
+                   const gasnete_cmpl_t *cmpl, gex_Flags_t flags)
+{
+    uint32_t inl = gasnetc_ibv.peer_ceps[rank] ? gasnetc_ibv.peer_ceps[rank][0].inline_max : 0;
+    int mode = nbytes <= inl ? SRC_INLINE
+               : ((flags & GASNETE_FLAG_LC_NOW) && nbytes <= rma_cfg.bounce_limit) ? SRC_BOUNCE
+                                                                                 : SRC_ZCOPY;
+    rma_xfer(1, rank, (uint8_t *)(uintptr_t)src, (uint64_t)(uintptr_t)dest, nbytes, cmpl, mode,
+             rma_cfg.put_stripe);
     return 0;
 }
 
@@ -174,30 +189,8 @@ static int ibv_get(void *dest, gex_Rank_t rank, const void *src, size_t nbytes,
                    const gasnete_cmpl_t *cmpl, gex_Flags_t flags)
 {
     (void)flags;
-    gasnetc_cep_t *c0 = gasnetc_ibv_pick_cep(rank);
-    gasnetc_cep_t *ceps = gasnetc_ibv.peer_ceps[rank];
-    int nq = gasnetc_ibv.nqps, poll_all = !gasnetc_in_handler();
-    uint8_t *dst = (uint8_t *)dest;
-    uint64_t raddr = (uint64_t)(uintptr_t)src;
-    size_t slen = gasnetc_rma_stripe_len(nbytes, rma_cfg.get_stripe, nq, rma_cfg.max_msg);
-    size_t ns = gasnetc_rma_nstripes(nbytes, slen), off = 0;
-    for (size_t k = 0; k < ns; k++) {
-        gasnetc_cep_t *c = &ceps[((size_t)c0->qpi + k) % (size_t)nq];
-        size_t end = min_sz(off + slen, nbytes), pmax = gasnetc_rma_piece_max(c->port->max_msg_sz);
-        while (off < end) {
-            size_t len;
-            int in_place = 0;
-            gasnetc_sdesc_t *d = piece_new(c, GASNETC_OP_GET, GASNETC_WR_READ, rank, raddr + off,
-                                           min_sz(end - off, pmax), &len);
-            len = local_side(d, dst + off, len, 1, 0, poll_all, &in_place);
-            if (!in_place) d->copy_to = dst + off;
-            d->sge[0].length = (uint32_t)len;
-            d->ctx[0] = cmpl->op;
-            gasnete_ctr_add_init(cmpl->op, 1);
-            gasnetc_ibv_post_desc(d);
-            off += len;
-        }
-    }
+    rma_xfer(0, rank, (uint8_t *)dest, (uint64_t)(uintptr_t)src, nbytes, cmpl, SRC_ZCOPY,
+             rma_cfg.get_stripe);
     return 0;
 }
 
