@@ -57,7 +57,11 @@ EXTRA_DIST += \
 	tests/softroce/guest-init.sh \
 	tests/softroce/run-verbs-tests \
 	tests/softroce/check-softroce.sh \
-	tests/softroce/verbs.manifest
+	tests/softroce/verbs.manifest \
+	tests/softroce/verbs.d/README \
+	tests/softroce/variants \
+	tests/softroce/multirail.manifest \
+	tests/softroce/rail-traffic.sh
 
 # Integration tests of the verbs AM transport (flood with credit checks).
 include $(top_srcdir)/tests/integration/verbs/local.mk
