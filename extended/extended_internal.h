@@ -272,5 +272,7 @@ void gasnete_barrier_progress(void);
 /* Collective: records every rank's host and neighbourhood for
  * gasnet_getNodeInfo (one bootstrap exchange).  From gasnete_init. */
 void gasnete_legacy_init(void);
+/* Registers the remote-atomics handlers (ratomic.c).  Init path. */
+void gasnete_ratomic_init(void);
 
 #endif /* GASNETE_EXTENDED_INTERNAL_H */

@@ -14,6 +14,7 @@ void gasnete_init(void)
     (void)gasnete_mythread(); /* the initial thread's state, off the fast path */
     gasnete_barrier_init();
     gasnete_legacy_init();
+    gasnete_ratomic_init();
 }
 
 void gasnete_progress(void)

@@ -10,10 +10,11 @@ libgasnet_sources += \
 	extended/barrier.c \
 	extended/hsl.c \
 	extended/legacy.c \
+	extended/ratomic.c \
 	extended/init.c
 
 EXTRA_DIST += extended/README
-noinst_HEADERS += extended/extended_internal.h extended/barrier.h
+noinst_HEADERS += extended/extended_internal.h extended/barrier.h extended/ratomic_ops.h
 
 # Public headers owned by the extended layer.
 include_HEADERS += \
