@@ -139,11 +139,11 @@ static void rma_xfer(int is_put, gex_Rank_t rank, uint8_t *local, uint64_t raddr
     gasnetc_cep_t *ceps = gasnetc_ibv.peer_ceps[rank];
     size_t nq = (size_t)gasnetc_ibv.nqps;
     size_t slen = gasnetc_rma_stripe_len(nbytes, stripe, gasnetc_ibv.nqps, rma_cfg.max_msg);
-    size_t ns = gasnetc_rma_nstripes(nbytes, slen), off = 0;
+    size_t ns = slen >= nbytes ? 1 : gasnetc_rma_nstripes(nbytes, slen), off = 0;
     int poll_all = !gasnetc_in_handler(), fenced = is_put && rma_cfg.fenced;
     gasnete_ctr_t *op = fenced ? NULL : cmpl->op; /* fenced: the fences count op */
     for (size_t k = 0; k < ns; k++) {
-        gasnetc_cep_t *c = &ceps[((size_t)c0->qpi + k) % nq];
+        gasnetc_cep_t *c = k ? &ceps[((size_t)c0->qpi + k) % nq] : c0;
         size_t end = min_sz(off + slen, nbytes), pmax = gasnetc_rma_piece_max(c->port->max_msg_sz);
         while (off < end) {
             size_t len;
