@@ -116,14 +116,19 @@ read_variants() {
 }
 
 # copy_sources DEST: the source tree's sources, without build products: the
-# tracked files (git ls-files; new files need at least `git add -N`), else
-# `make distdir` of an in-tree configured tree, else the whole tree.
+# tracked files plus untracked, not ignored source files (*.c, *.h, *.mk,
+# ...: a new file not yet added; never binaries, which an in-tree build
+# leaves untracked), else `make distdir` of an in-tree configured tree, else
+# the whole tree.
 copy_sources() {
     local dest=$1
     mkdir -p "$dest" || return 1
     if [ -e "$SRC/.git" ] && [ "$(git -C "$SRC" rev-parse --show-toplevel 2>/dev/null)" = "$SRC" ]; then
-        echo "sources: git ls-files of $SRC"
-        git -C "$SRC" ls-files -z | rsync -a --from0 --files-from=- "$SRC/" "$dest/"
+        echo "sources: git ls-files of $SRC, and its untracked source files"
+        { git -C "$SRC" ls-files -z &&
+          git -C "$SRC" ls-files -z --others --exclude-standard -- '*.c' '*.h' '*.mk' '*.am' \
+              '*.ac' '*.m4' '*.def' '*.manifest' '*.sh' '*.py'; } |
+            rsync -a --ignore-missing-args --from0 --files-from=- "$SRC/" "$dest/"
     elif [ -f "$SRC/config.status" ]; then
         echo "sources: make distdir of $SRC (configured in-tree, no .git)"
         make -s -C "$SRC" distdir distdir="$dest" >/dev/null
