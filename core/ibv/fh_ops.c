@@ -217,15 +217,15 @@ const char *gasnetc_fh_stats_line(char *buf, size_t len)
     firehose_stats(gasnetc_fh, &s);
     uint64_t lt = s.local_hits + s.local_misses, rt = s.remote_hits + s.remote_misses;
     snprintf(buf, len, "local hit rate %.1f%% (%llu hits, %llu misses, %llu refused), remote hit "
-             "rate %.1f%% (%llu hits, %llu misses, %llu joined), %llu evictions, %llu pinned "
-             "regions (%llu bytes), %llu grants",
+             "rate %.1f%% (%llu hits, %llu misses, %llu joined), %llu evictions, %llu pin "
+             "failures, %llu pinned regions (%llu bytes), %llu grants",
              lt ? 100.0 * (double)s.local_hits / (double)lt : 0.0,
              (unsigned long long)s.local_hits, (unsigned long long)s.local_misses,
              (unsigned long long)s.local_noresource,
              rt ? 100.0 * (double)s.remote_hits / (double)rt : 0.0,
              (unsigned long long)s.remote_hits, (unsigned long long)s.remote_misses,
              (unsigned long long)s.remote_joins, (unsigned long long)s.evictions,
-             (unsigned long long)s.pinned_regions, (unsigned long long)s.pinned_bytes,
-             (unsigned long long)s.grants);
+             (unsigned long long)s.pin_failures, (unsigned long long)s.pinned_regions,
+             (unsigned long long)s.pinned_bytes, (unsigned long long)s.grants);
     return buf;
 }

@@ -6,7 +6,7 @@
  *                         processes;
  *   RLIMIT_MEMLOCK        per process, after GASNET_MAXIMIZE_MEMLOCK raised
  *                         it (connect.c); the kernel checks it at every
- *                         ibv_reg_mr of a non-root process;
+ *                         ibv_reg_mr of a process without CAP_IPC_LOCK;
  *   the probe             only with GASNET_PHYSMEM_PROBE=1: the lowest rank
  *                         of each host that uses verbs registers growing
  *                         pieces of an anonymous mapping until a
@@ -45,6 +45,23 @@ static uint64_t physmem_bytes(void)
 {
     long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
     return pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz : (uint64_t)1 << 30;
+}
+
+/* 1 if this process may pin beyond RLIMIT_MEMLOCK (CAP_IPC_LOCK effective,
+ * as root usually has): the kernel skips the check then. */
+static int has_ipc_lock(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    unsigned long long eff = 0;
+    int found = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "CapEff: %llx", &eff) == 1) {
+            found = 1;
+            break;
+        }
+    if (f) fclose(f);
+    return found ? (int)((eff >> 14) & 1) : geteuid() == 0; /* 14 = CAP_IPC_LOCK */
 }
 
 static double now_s(void)
@@ -128,7 +145,7 @@ void gasnetc_ibv_physmem_init(int active)
              gasneti_param_str(GASNETI_PARAM_GASNET_PHYSMEM_MAX), (unsigned long long)procs);
     struct rlimit rl;
     if (getrlimit(RLIMIT_MEMLOCK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-        (uint64_t)rl.rlim_cur < pinnable && geteuid() != 0) {
+        (uint64_t)rl.rlim_cur < pinnable && !has_ipc_lock()) {
         pinnable = (uint64_t)rl.rlim_cur;
         snprintf(pinnable_why, sizeof pinnable_why, "RLIMIT_MEMLOCK (ulimit -l) of %llu KiB",
                  (unsigned long long)(rl.rlim_cur >> 10));
