@@ -274,5 +274,7 @@ void gasnete_barrier_progress(void);
 void gasnete_legacy_init(void);
 /* Registers the remote-atomics handlers (ratomic.c).  Init path. */
 void gasnete_ratomic_init(void);
+/* Registers the broadcast/reduce handler (coll.c).  Init path. */
+void gasnete_coll_init(void);
 
 #endif /* GASNETE_EXTENDED_INTERNAL_H */

@@ -15,6 +15,7 @@ void gasnete_init(void)
     gasnete_barrier_init();
     gasnete_legacy_init();
     gasnete_ratomic_init();
+    gasnete_coll_init();
 }
 
 void gasnete_progress(void)

@@ -11,6 +11,7 @@ libgasnet_sources += \
 	extended/hsl.c \
 	extended/legacy.c \
 	extended/ratomic.c \
+	extended/coll.c \
 	extended/init.c
 
 EXTRA_DIST += extended/README

@@ -12,3 +12,10 @@ tests_integration_am_ratomic_SOURCES = tests/integration/am/ratomic.c
 tests_integration_am_ratomic_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
 tests_integration_am_ratomic_CFLAGS = $(IT_CFLAGS)
 tests_integration_am_ratomic_LDADD = $(TEST_SEQ_LIBS)
+
+# Broadcast and reductions (gex_Coll_*), which travel as AMs.
+INTEGRATION_TESTS += tests/integration/am/coll
+tests_integration_am_coll_SOURCES = tests/integration/am/coll.c
+tests_integration_am_coll_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
+tests_integration_am_coll_CFLAGS = $(IT_CFLAGS)
+tests_integration_am_coll_LDADD = $(TEST_SEQ_LIBS)
