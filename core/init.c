@@ -145,12 +145,11 @@ static void compute_segment_limits(void)
     }
     /* Verbs, SEGMENT_FAST: the segment is pinned whole at attach, so it must
      * fit what this process may pin (GASNET_PHYSMEM_MAX, RLIMIT_MEMLOCK,
-     * GASNET_PHYSMEM_PROBE; core/ibv/physmem.c), less room for the
-     * transport's buffers and a little for firehose. */
+     * GASNET_PHYSMEM_PROBE; core/ibv/physmem.c), less the transport's
+     * buffers and room for firehose. */
     gasnetc_ibv_physmem_init(gasnetc_ibv_active());
     if (GASNETC_SEGMENT_PINNED && gasnetc_ibv_active()) {
-        uint64_t pin = gasnetc_ibv_pinnable_bytes(), keep = 64u << 20;
-        pin = pin > 2 * keep ? pin - keep : pin / 2;
+        uint64_t pin = gasnetc_ibv_segment_pinnable();
         if (pin < limit) {
             limit = pin;
             segment_limit_why = gasnetc_ibv_pinnable_why();

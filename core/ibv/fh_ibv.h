@@ -67,7 +67,8 @@ const char *gasnetc_fh_stats_line(char *buf, size_t len);
 /* Collective (every rank, after the connections and host discovery): what
  * this process may pin, in bytes: GASNET_PHYSMEM_MAX (fraction of physical
  * memory or size, per host, split among the host's processes), bounded by
- * RLIMIT_MEMLOCK after GASNET_MAXIMIZE_MEMLOCK, and by the probe's finding
+ * RLIMIT_MEMLOCK after GASNET_MAXIMIZE_MEMLOCK (divided by the HCAs: every
+ * registration is charged; not without CAP_IPC_LOCK), and by the probe's finding
  * when GASNET_PHYSMEM_PROBE=1 (one process per host probes, bounded in
  * time; rank 0 reports the result once with the GASNET_PHYSMEM_MAX setting
  * that skips the probe next time).  UINT64_MAX when nothing limits it.
@@ -77,6 +78,15 @@ void gasnetc_ibv_physmem_init(int active);
 /* The value computed by gasnetc_ibv_physmem_init (UINT64_MAX before it).
  * Any context. */
 uint64_t gasnetc_ibv_pinnable_bytes(void);
+
+/* Registered bytes the transport's pools hold now (receive and bounce
+ * buffers, descriptors; counted once, as physical memory).  Any context. */
+uint64_t gasnetc_ibv_buffers_bytes(void);
+
+/* The largest SEGMENT_FAST segment this process can pin: the pinnable bytes
+ * less the pools' buffers and a reserve for firehose (a quarter of the
+ * rest, at most 64 MiB).  UINT64_MAX when nothing limits it.  Any context. */
+uint64_t gasnetc_ibv_segment_pinnable(void);
 
 /* Name of what bounds gasnetc_ibv_pinnable_bytes(), for messages, e.g.
  * "RLIMIT_MEMLOCK (ulimit -l) of 65536 KiB".  Any context. */

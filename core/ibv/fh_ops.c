@@ -115,15 +115,6 @@ static void fh_register_handlers(void)
 }
 
 /* ---- set-up ------------------------------------------------------------------------ */
-/* Registered memory the transport's own pools hold now (receive and bounce
- * buffers, descriptors); bounce buffers grow on demand, rarely by much. */
-static uint64_t buffers_bytes(void)
-{
-    const gasnetc_ibv_state_t *t = &gasnetc_ibv;
-    return ((uint64_t)t->rbuf_pool.count + (uint64_t)t->bbuf_pool.count) * GASNETC_IBV_BUFSZ +
-           (uint64_t)t->desc_pool.count * GASNETC_IBV_HBUF;
-}
-
 static uint64_t hca_max_mr(void)
 {
     uint64_t m = 0;
@@ -183,7 +174,7 @@ void gasnetc_fh_attach(int active, uint64_t seg_pinned)
         env.remote = !GASNETC_SEGMENT_PINNED;
         env.host_procs = gasnetc_host_count ? (int)gasnetc_host_count : 1;
         env.page_size = (size_t)sysconf(_SC_PAGESIZE);
-        uint64_t pin = gasnetc_ibv_pinnable_bytes(), used = seg_pinned + buffers_bytes();
+        uint64_t pin = gasnetc_ibv_pinnable_bytes(), used = seg_pinned + gasnetc_ibv_buffers_bytes();
         env.pool_bytes = pin > used ? pin - used : 0;
         env.hca_max_regions = hca_max_mr();
         env.physmem_fraction = gasnetc_ibv_physmem_fraction();

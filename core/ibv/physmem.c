@@ -38,6 +38,22 @@ static double physmem_frac = 0;
 static char pinnable_why[200] = "nothing (no limit known)";
 
 uint64_t gasnetc_ibv_pinnable_bytes(void) { return pinnable; }
+
+uint64_t gasnetc_ibv_buffers_bytes(void)
+{
+    const gasnetc_ibv_state_t *t = &gasnetc_ibv;
+    return ((uint64_t)t->rbuf_pool.count + (uint64_t)t->bbuf_pool.count) * GASNETC_IBV_BUFSZ +
+           (uint64_t)t->desc_pool.count * GASNETC_IBV_HBUF;
+}
+
+uint64_t gasnetc_ibv_segment_pinnable(void)
+{
+    uint64_t bufs = gasnetc_ibv_buffers_bytes();
+    if (pinnable == UINT64_MAX) return UINT64_MAX;
+    if (pinnable <= bufs) return 0;
+    uint64_t rest = pinnable - bufs, keep = rest / 4 < (64u << 20) ? rest / 4 : (64u << 20);
+    return rest - keep;
+}
 const char *gasnetc_ibv_pinnable_why(void) { return pinnable_why; }
 double gasnetc_ibv_physmem_fraction(void) { return physmem_frac; }
 
@@ -143,12 +159,16 @@ void gasnetc_ibv_physmem_init(int active)
     pinnable = host_limit / procs;
     snprintf(pinnable_why, sizeof pinnable_why, "GASNET_PHYSMEM_MAX=%s per host / %llu processes",
              gasneti_param_str(GASNETI_PARAM_GASNET_PHYSMEM_MAX), (unsigned long long)procs);
+    /* The kernel charges every registration to RLIMIT_MEMLOCK, so memory
+     * registered on each of nres HCAs counts nres times. */
     struct rlimit rl;
+    uint64_t nres = gasnetc_ibv.nres > 1 ? (uint64_t)gasnetc_ibv.nres : 1;
     if (getrlimit(RLIMIT_MEMLOCK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-        (uint64_t)rl.rlim_cur < pinnable && !has_ipc_lock()) {
-        pinnable = (uint64_t)rl.rlim_cur;
-        snprintf(pinnable_why, sizeof pinnable_why, "RLIMIT_MEMLOCK (ulimit -l) of %llu KiB",
-                 (unsigned long long)(rl.rlim_cur >> 10));
+        (uint64_t)rl.rlim_cur / nres < pinnable && !has_ipc_lock()) {
+        pinnable = (uint64_t)rl.rlim_cur / nres;
+        snprintf(pinnable_why, sizeof pinnable_why,
+                 "RLIMIT_MEMLOCK (ulimit -l) of %llu KiB%s", (unsigned long long)(rl.rlim_cur >> 10),
+                 nres > 1 ? " shared by the HCAs every registration is made on" : "");
     }
 
     /* The probe: one rank per host (the lowest that uses verbs), collective. */

@@ -14,3 +14,7 @@ tests_integration_firehose_fh_limits_SOURCES = tests/integration/firehose/fh-lim
 tests_integration_firehose_fh_limits_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
 tests_integration_firehose_fh_limits_CFLAGS = $(IT_CFLAGS)
 tests_integration_firehose_fh_limits_LDADD = $(TEST_SEQ_LIBS)
+
+# Their manifests in the verbs tier: the main build's (verbs.d) and the
+# "large" variant's (tests/softroce/variants).
+EXTRA_DIST += tests/softroce/verbs.d/firehose.manifest tests/softroce/large.manifest
