@@ -252,7 +252,7 @@ size_t gex_AM_MaxRequestLong(gex_TM_t tm, gex_Rank_t other_rank, const gex_Event
 size_t gex_AM_MaxReplyLong(gex_TM_t tm, gex_Rank_t other_rank, const gex_Event_t *lc_opt,
                            gex_Flags_t flags, unsigned int numargs)
 {
-    return GASNETC_MAX_LONG_LUB;
+    return GASNETC_MAX_LONG_REP_LUB;
 }
 
 size_t gex_Token_MaxReplyMedium(gex_Token_t token, const gex_Event_t *lc_opt, gex_Flags_t flags,
@@ -264,5 +264,5 @@ size_t gex_Token_MaxReplyMedium(gex_Token_t token, const gex_Event_t *lc_opt, ge
 size_t gex_Token_MaxReplyLong(gex_Token_t token, const gex_Event_t *lc_opt, gex_Flags_t flags,
                               unsigned int numargs)
 {
-    return GASNETC_MAX_LONG_LUB;
+    return GASNETC_MAX_LONG_REP_LUB;
 }

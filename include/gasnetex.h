@@ -124,7 +124,14 @@ extern size_t gex_Token_MaxReplyLong(gex_Token_t token, const gex_Event_t *lc_op
 #define gex_AM_LUBRequestMedium() ((size_t)GASNETC_MAX_MEDIUM_LUB)
 #define gex_AM_LUBReplyMedium() ((size_t)GASNETC_MAX_MEDIUM_LUB)
 #define gex_AM_LUBRequestLong() GASNETC_MAX_LONG_LUB
-#define gex_AM_LUBReplyLong() GASNETC_MAX_LONG_LUB
+#if defined(GASNET_SEGMENT_FAST)
+#define GASNETC_MAX_LONG_REP_LUB GASNETC_MAX_LONG_LUB
+#else
+/* LARGE/EVERYTHING: a Long Reply (in a handler) cannot wait for a remote
+ * pin, so one that misses travels packed in one AM buffer. */
+#define GASNETC_MAX_LONG_REP_LUB ((size_t)GASNETC_MAX_MEDIUM_LUB)
+#endif
+#define gex_AM_LUBReplyLong() GASNETC_MAX_LONG_REP_LUB
 
 extern gex_TI_t gex_Token_Info(gex_Token_t token, gex_Token_Info_t *info, gex_TI_t mask);
 

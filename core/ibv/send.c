@@ -274,11 +274,15 @@ int gasnetc_ibv_am_send(uint32_t dest, void *net, gasnetc_am_hdr_t *hdr, const v
     int is_req = hdr->is_req, must_wait = 0;
     unsigned granted = 0;
     size_t inmsg = nbytes;
-    if (is_req && immediate) {
+    int rdma_long = hdr->category == GASNETC_AM_LONG && nbytes > gasnetc_ibv.packed_long_limit;
+    /* IMMEDIATE is a permission: a Long whose payload goes by RDMA first
+     * (which may need a remote pin, itself an AM on this connection) is sent
+     * as a blocking call rather than holding a credit while it waits. */
+    if (is_req && immediate && !rdma_long) {
         granted = gasnetc_credit_try_acquire(&c->credit);
         if (!granted) return 1;
     }
-    if (hdr->category == GASNETC_AM_LONG && nbytes > gasnetc_ibv.packed_long_limit) {
+    if (rdma_long) {
         int w = long_writes(c, payload, nbytes, hdr->dest_addr, is_req);
         if (w >= 0) { /* else: packed after all (a Reply to a not-yet-pinned LARGE range) */
             must_wait = w;

@@ -19,3 +19,5 @@ tests_integration_am_coll_SOURCES = tests/integration/am/coll.c
 tests_integration_am_coll_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
 tests_integration_am_coll_CFLAGS = $(IT_CFLAGS)
 tests_integration_am_coll_LDADD = $(TEST_SEQ_LIBS)
+
+EXTRA_DIST += tests/softroce/verbs.d/am-api.manifest
