@@ -125,9 +125,12 @@ copy_sources() {
     mkdir -p "$dest" || return 1
     if [ -e "$SRC/.git" ] && [ "$(git -C "$SRC" rev-parse --show-toplevel 2>/dev/null)" = "$SRC" ]; then
         echo "sources: git ls-files of $SRC, and its untracked source files"
+        # never the variant builds themselves (inside SRC when built in-tree)
+        local skip=()
+        [[ $VARROOT = "$SRC"/* ]] && skip=(":(exclude)${VARROOT#"$SRC"/}")
         { git -C "$SRC" ls-files -z &&
           git -C "$SRC" ls-files -z --others --exclude-standard -- '*.c' '*.h' '*.mk' '*.am' \
-              '*.ac' '*.m4' '*.def' '*.manifest' '*.sh' '*.py'; } |
+              '*.ac' '*.m4' '*.def' '*.manifest' '*.sh' '*.py' ${skip[@]+"${skip[@]}"}; } |
             rsync -a --ignore-missing-args --from0 --files-from=- "$SRC/" "$dest/"
     elif [ -f "$SRC/config.status" ]; then
         echo "sources: make distdir of $SRC (configured in-tree, no .git)"
