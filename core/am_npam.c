@@ -210,26 +210,13 @@ static int cancel(int kind, gex_AM_SrcDesc_t sd, const char *fn)
     return GASNET_OK;
 }
 
-int gex_AM_CancelRequestMedium(gex_AM_SrcDesc_t sd, gex_Flags_t flags)
-{
-    (void)flags;
-    return cancel(GASNETC_NPAM_REQ_MEDIUM, sd, "gex_AM_CancelRequestMedium");
-}
-
-int gex_AM_CancelReplyMedium(gex_AM_SrcDesc_t sd, gex_Flags_t flags)
-{
-    (void)flags;
-    return cancel(GASNETC_NPAM_REP_MEDIUM, sd, "gex_AM_CancelReplyMedium");
-}
-
-int gex_AM_CancelRequestLong(gex_AM_SrcDesc_t sd, gex_Flags_t flags)
-{
-    (void)flags;
-    return cancel(GASNETC_NPAM_REQ_LONG, sd, "gex_AM_CancelRequestLong");
-}
-
-int gex_AM_CancelReplyLong(gex_AM_SrcDesc_t sd, gex_Flags_t flags)
-{
-    (void)flags;
-    return cancel(GASNETC_NPAM_REP_LONG, sd, "gex_AM_CancelReplyLong");
-}
+#define GASNETC_NPAM_CANCEL(name, kind)                                  \
+    int gex_AM_Cancel##name(gex_AM_SrcDesc_t sd, gex_Flags_t flags)      \
+    {                                                                    \
+        (void)flags;                                                     \
+        return cancel(kind, sd, "gex_AM_Cancel" #name);                  \
+    }
+GASNETC_NPAM_CANCEL(RequestMedium, GASNETC_NPAM_REQ_MEDIUM)
+GASNETC_NPAM_CANCEL(ReplyMedium, GASNETC_NPAM_REP_MEDIUM)
+GASNETC_NPAM_CANCEL(RequestLong, GASNETC_NPAM_REQ_LONG)
+GASNETC_NPAM_CANCEL(ReplyLong, GASNETC_NPAM_REP_LONG)

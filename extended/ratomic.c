@@ -181,28 +181,27 @@ static int ad_nbi(gex_AD_t ad, void *result_p, gex_Rank_t rank, void *addr, gex_
     return 0;
 }
 
+/* The operands as values, after checking the domain's type. */
+#define GASNETE_AD_OPERANDS(field, DT, fname)                                                 \
+    gasnete_ad_val_t x, y;                                                                    \
+    x.bits = y.bits = 0;                                                                      \
+    x.field = operand1;                                                                       \
+    y.field = operand2;                                                                       \
+    if (GASNETE_CHECKS && ad != GEX_AD_INVALID && ad->dt != DT)                               \
+        gasneti_fatalerror("%s: the domain's type is 0x%x", fname, (unsigned)ad->dt)
+
 #define GASNETE_AD_TYPED(TY, T, field, DT)                                                      \
     gex_Event_t gex_AD_OpNB_##TY(gex_AD_t ad, T *result_p, gex_Rank_t tgt_rank, void *tgt_addr, \
                                  gex_OP_t opcode, T operand1, T operand2, gex_Flags_t flags)    \
     {                                                                                           \
-        gasnete_ad_val_t x, y;                                                                  \
-        x.bits = y.bits = 0;                                                                    \
-        x.field = operand1;                                                                     \
-        y.field = operand2;                                                                     \
-        if (GASNETE_CHECKS && ad != GEX_AD_INVALID && ad->dt != DT)                             \
-            gasneti_fatalerror("gex_AD_OpNB_" #TY ": the domain's type is 0x%x", (unsigned)ad->dt); \
+        GASNETE_AD_OPERANDS(field, DT, "gex_AD_OpNB_" #TY);                                     \
         return ad_nb(ad, result_p, tgt_rank, tgt_addr, opcode, x, y, flags,                     \
                      "gex_AD_OpNB_" #TY);                                                       \
     }                                                                                           \
     int gex_AD_OpNBI_##TY(gex_AD_t ad, T *result_p, gex_Rank_t tgt_rank, void *tgt_addr,        \
                           gex_OP_t opcode, T operand1, T operand2, gex_Flags_t flags)           \
     {                                                                                           \
-        gasnete_ad_val_t x, y;                                                                  \
-        x.bits = y.bits = 0;                                                                    \
-        x.field = operand1;                                                                     \
-        y.field = operand2;                                                                     \
-        if (GASNETE_CHECKS && ad != GEX_AD_INVALID && ad->dt != DT)                             \
-            gasneti_fatalerror("gex_AD_OpNBI_" #TY ": the domain's type is 0x%x", (unsigned)ad->dt); \
+        GASNETE_AD_OPERANDS(field, DT, "gex_AD_OpNBI_" #TY);                                    \
         return ad_nbi(ad, result_p, tgt_rank, tgt_addr, opcode, x, y, flags,                    \
                       "gex_AD_OpNBI_" #TY);                                                     \
     }
