@@ -19,7 +19,7 @@ INTEGRATION_TESTS += \
 # The README's demo job: built by plain `make` so the first command can run it.
 noinst_PROGRAMS += tests/integration/demo
 
-noinst_HEADERS += tests/integration/test.h
+noinst_HEADERS += tests/integration/test.h tests/unit/unit-check.h
 EXTRA_DIST += \
 	tests/integration/manifest \
 	tests/harness/run-tests \
@@ -79,3 +79,7 @@ check-local:
 	$(SHELL) $(top_srcdir)/tests/harness/run-tests --srcdir $(top_srcdir) \
 	  --builddir $(top_builddir) $(RUN_TESTS_FLAGS) -- $(UNIT_TESTS)
 CLEANFILES += tests/logs/*.log
+
+# Variant builds of the Soft-RoCE tier (tests/softroce/variants).
+clean-local:
+	rm -rf tests/softroce/variant-builds

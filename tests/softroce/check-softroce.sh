@@ -24,7 +24,7 @@
 # build's tests.  A variant that does not build is a FAIL with its log tail.
 # Environment: SOFTROCE_BUILD_DIR (guest kernel/initramfs cache, default
 # /tmp/gasnet-softroce), SOFTROCE_LAYOUTS (default "dummy veth"),
-# SOFTROCE_TIMEOUT (per guest, default 1200 s), SOFTROCE_VARIANTS (names to
+# SOFTROCE_TIMEOUT (per guest, default 1800 s), SOFTROCE_VARIANTS (names to
 # run, default all; "none" = none), SOFTROCE_VARIANTS_FRESH=1 (rebuild from
 # scratch instead of reusing a variant build made with the same options),
 # SOFTROCE_VARIANT_TIMEOUT (per build step, default 1200 s).
@@ -53,7 +53,7 @@ if [ $VERBS_TESTS = 1 ]; then
            --manifest "$HERE/verbs.manifest" --manifest "$HERE/verbs.d")
 fi
 LAYOUTS=${SOFTROCE_LAYOUTS:-dummy veth}
-TIMEOUT=${SOFTROCE_TIMEOUT:-1200}
+TIMEOUT=${SOFTROCE_TIMEOUT:-1800}
 VTIMEOUT=${SOFTROCE_VARIANT_TIMEOUT:-1200}
 VARROOT=$BUILD/tests/softroce/variant-builds
 T_ALL=$(date +%s.%N)
