@@ -25,7 +25,6 @@
 #include "core/gasnet_core_private.h"
 
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +43,11 @@ struct gasneti_srcdesc_s {
 
 static GASNETI_TLS struct gasneti_srcdesc_s *npam_sd[2]; /* [0] Requests, [1] Replies */
 
+static const char *const prepare_name[4] = {"gex_AM_PrepareRequestMedium",
+                                            "gex_AM_PrepareReplyMedium",
+                                            "gex_AM_PrepareRequestLong", "gex_AM_PrepareReplyLong"};
+static const char *const commit_name[4] = {"gex_AM_CommitRequestMedium", "gex_AM_CommitReplyMedium",
+                                           "gex_AM_CommitRequestLong", "gex_AM_CommitReplyLong"};
 static const char *const kind_name[4] = {"RequestMedium", "ReplyMedium", "RequestLong",
                                          "ReplyLong"};
 #define IS_REPLY(kind) ((kind) & 1)
@@ -67,8 +71,7 @@ static gex_AM_SrcDesc_t prepare(int kind, gex_Rank_t dest, gex_Token_t token,
                                 const void *client_buf, size_t least, size_t most,
                                 gex_Event_t *lc_opt, gex_Flags_t flags, unsigned numargs)
 {
-    char fn[48];
-    snprintf(fn, sizeof(fn), "gex_AM_Prepare%s", kind_name[kind]);
+    const char *fn = prepare_name[kind];
     size_t max = IS_LONG(kind) ? GASNETC_MAX_LONG_LUB : GASNETC_MAX_MEDIUM;
     if (numargs > GASNETC_AM_MAX_ARGS)
         gasneti_fatalerror("%s: numargs=%u exceeds gex_AM_MaxArgs() (%u)", fn, numargs,
@@ -167,8 +170,7 @@ size_t gex_AM_SrcDescSize(gex_AM_SrcDesc_t sd) { return live(sd, "gex_AM_SrcDesc
 int gasnetc_AM_Commit(int kind, gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes,
                       void *dest_addr, gex_Flags_t commit_flags, unsigned int numargs, ...)
 {
-    char fn[48];
-    snprintf(fn, sizeof(fn), "gex_AM_Commit%s", kind_name[kind & 3]);
+    const char *fn = commit_name[kind & 3];
     struct gasneti_srcdesc_s *d = live(sd, fn);
     if (d->kind != kind)
         gasneti_fatalerror("%s: the descriptor was prepared by gex_AM_Prepare%s", fn,
