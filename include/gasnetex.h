@@ -19,13 +19,8 @@ GASNETI_BEGIN_EXTERNC
  * gasneti_ident_string in the library, which init references). */
 extern const char gasneti_ident_string[];
 
-/* Link-time configuration check: a client compiled for SEQ cannot link the
- * PAR library and vice versa. */
-#if defined(GASNET_PAR)
-#define gex_Client_Init gex_Client_Init_PAR
-#else
-#define gex_Client_Init gex_Client_Init_SEQ
-#endif
+/* Link-time configuration check (gasnet_linkcheck.h). */
+#include <gasnet_linkcheck.h>
 
 /* ---- errors --------------------------------------------------------------- */
 extern const char *gasnet_ErrorName(int errval);
@@ -267,6 +262,8 @@ extern int gex_Coll_BarrierBlocking(gex_TM_t tm, gex_Flags_t flags);
 
 GASNETI_END_EXTERNC
 
+/* Teams, endpoints, segments and memory kinds beyond the primordial ones. */
+#include <gasnet_ex_tm.h>
 #include <gasnet_am_macros.h>
 #include <gasnet_coll.h>
 
