@@ -1,0 +1,30 @@
+# tests/surface/local.mk: the public-name surface test (tests/surface/README.md).
+#
+# `make check` runs check-surface.sh against the build tree for SEQ, PAR and
+# PARSYNC (PARSYNC links only once libgasnet-ibv-parsync.a is built) and as
+# a tools-only client (linked when libgasnet_tools-seq.a is built).
+EXTRA_DIST += \
+	tests/surface/README.md \
+	tests/surface/check-surface.sh \
+	tests/surface/gasnet-public-names.tsv \
+	tests/surface/excluded.tsv
+
+SURFACE_CHECK = $(SHELL) $(top_srcdir)/tests/surface/check-surface.sh --cc "$(CC)"
+SURFACE_CFLAGS = $(AM_CPPFLAGS) $(CPPFLAGS) $(CFLAGS)
+SURFACE_LIBS = $(AM_LDFLAGS) $(LDFLAGS)
+
+check-surface: libgasnet-ibv-seq.a libgasnet-ibv-par.a
+	@echo "surface: SEQ"; $(SURFACE_CHECK) --cflags "$(SURFACE_CFLAGS) -DGASNET_SEQ" \
+	    --ld "$(CC)" --libs "$(SURFACE_LIBS) libgasnet-ibv-seq.a $(GASNET_DEPLIBS)"
+	@echo "surface: PAR"; $(SURFACE_CHECK) --cflags "$(SURFACE_CFLAGS) -DGASNET_PAR" \
+	    --ld "$(CC)" --libs "$(SURFACE_LIBS) libgasnet-ibv-par.a $(GASNET_DEPLIBS)"
+	@echo "surface: PARSYNC"; if test -f libgasnet-ibv-parsync.a; then \
+	    ld='$(CC)'; else ld=; echo "(compile only: no libgasnet-ibv-parsync.a)"; fi; \
+	    $(SURFACE_CHECK) --cflags "$(SURFACE_CFLAGS) -DGASNET_PARSYNC" \
+	    --ld "$$ld" --libs "$(SURFACE_LIBS) libgasnet-ibv-parsync.a $(GASNET_DEPLIBS)"
+	@echo "surface: tools only"; if test -f libgasnet_tools-seq.a; then \
+	    ld='$(CC)'; else ld=; echo "(compile only: no libgasnet_tools-seq.a)"; fi; \
+	    $(SURFACE_CHECK) --tools --cflags "$(SURFACE_CFLAGS) -DGASNETT_THREAD_SINGLE" \
+	    --ld "$$ld" --libs "$(SURFACE_LIBS) libgasnet_tools-seq.a $(LIBS) -lm"
+check-local: check-surface
+.PHONY: check-surface
