@@ -94,7 +94,8 @@
 #define GASNET_SOCKLEN_T socklen_t
 
 /* This release is built without GASNet's debug mode. */
-#if !defined(GASNET_DEBUG) && !defined(GASNET_NDEBUG) && !defined(GASNETI_BUILDING_LIBRARY)
+#if !defined(GASNET_DEBUG) && !defined(GASNET_NDEBUG) && !defined(GASNETI_BUILDING_LIBRARY) && \
+    !defined(GASNETI_IN_TREE)
 #define GASNET_NDEBUG 1
 #endif
 #ifndef GASNET_PAGESIZE
@@ -684,7 +685,7 @@ extern gasnett_backtrace_type_t gasnett_backtrace_user;
 #define GASNETT_LINKCONFIG_IDIOTCHECK(name) _CONCAT(gasnett_linkconfig_idiotcheck_, name)
 extern int GASNETT_LINKCONFIG_IDIOTCHECK(GASNETT_THREAD_MODEL);
 extern int GASNETT_LINKCONFIG_IDIOTCHECK(_CONCAT(RELEASE_MAJOR_, GASNET_RELEASE_VERSION_MAJOR));
-#ifndef GASNETI_BUILDING_LIBRARY
+#if !defined(GASNETI_BUILDING_LIBRARY) && !defined(GASNETI_IN_TREE)
 static __attribute__((__used__)) int *gasnett_linkconfig_idiotcheck(void)
 {
     static int val;

@@ -10,7 +10,8 @@ EXTRA_DIST += \
 	tests/surface/excluded.tsv
 
 SURFACE_CHECK = $(SHELL) $(top_srcdir)/tests/surface/check-surface.sh --cc "$(CC)"
-SURFACE_CFLAGS = $(AM_CPPFLAGS) $(CPPFLAGS) $(CFLAGS)
+# What an installed client gets: the two include directories only.
+SURFACE_CFLAGS = -I$(top_srcdir)/include -I$(top_builddir)/include $(CPPFLAGS) $(CFLAGS)
 SURFACE_LIBS = $(AM_LDFLAGS) $(LDFLAGS)
 
 check-surface: libgasnet-ibv-seq.a libgasnet-ibv-par.a
@@ -28,3 +29,16 @@ check-surface: libgasnet-ibv-seq.a libgasnet-ibv-par.a
 	    --ld "$$ld" --libs "$(SURFACE_LIBS) libgasnet_tools-seq.a $(LIBS) -lm"
 check-local: check-surface
 .PHONY: check-surface
+
+# The acceptance client (README.md), SEQ and PAR; run by
+# tests/integration/manifest.d/surface.manifest.
+INTEGRATION_TESTS += tests/surface/gex-tools-client tests/surface/gex-tools-client-par
+EXTRA_DIST += tests/integration/manifest.d/surface.manifest
+tests_surface_gex_tools_client_SOURCES = tests/surface/gex-tools-client.c
+tests_surface_gex_tools_client_CPPFLAGS = $(TEST_SEQ_CPPFLAGS)
+tests_surface_gex_tools_client_CFLAGS = $(GASNETI_WARN_CFLAGS)
+tests_surface_gex_tools_client_LDADD = $(TEST_SEQ_LIBS)
+tests_surface_gex_tools_client_par_SOURCES = tests/surface/gex-tools-client.c
+tests_surface_gex_tools_client_par_CPPFLAGS = $(TEST_PAR_CPPFLAGS)
+tests_surface_gex_tools_client_par_CFLAGS = $(GASNETI_WARN_CFLAGS) -pthread
+tests_surface_gex_tools_client_par_LDADD = $(TEST_PAR_LIBS)
