@@ -52,25 +52,23 @@ const char *gasnett_exe_name(void)
     return path;
 }
 
+/* "SIG" + the C library's abbreviation of each signal, built once. */
+static char signames[NSIG][24];
+static pthread_once_t signames_once = PTHREAD_ONCE_INIT;
+static void signames_init(void)
+{
+    int sig;
+    for (sig = 1; sig < NSIG; sig++) {
+        const char *abbrev = sigabbrev_np(sig);
+        if (abbrev) snprintf(signames[sig], sizeof signames[sig], "SIG%s", abbrev);
+    }
+}
+
 const char *gasnett_signame_fromval(int sigval)
 {
-    static const struct {
-        int sig;
-        const char *name;
-    } names[] = {
-        {SIGHUP, "SIGHUP"},   {SIGINT, "SIGINT"},       {SIGQUIT, "SIGQUIT"}, {SIGILL, "SIGILL"},
-        {SIGTRAP, "SIGTRAP"}, {SIGABRT, "SIGABRT"},     {SIGBUS, "SIGBUS"},   {SIGFPE, "SIGFPE"},
-        {SIGKILL, "SIGKILL"}, {SIGUSR1, "SIGUSR1"},     {SIGSEGV, "SIGSEGV"}, {SIGUSR2, "SIGUSR2"},
-        {SIGPIPE, "SIGPIPE"}, {SIGALRM, "SIGALRM"},     {SIGTERM, "SIGTERM"}, {SIGCHLD, "SIGCHLD"},
-        {SIGCONT, "SIGCONT"}, {SIGSTOP, "SIGSTOP"},     {SIGTSTP, "SIGTSTP"}, {SIGTTIN, "SIGTTIN"},
-        {SIGTTOU, "SIGTTOU"}, {SIGURG, "SIGURG"},       {SIGXCPU, "SIGXCPU"}, {SIGXFSZ, "SIGXFSZ"},
-        {SIGVTALRM, "SIGVTALRM"}, {SIGPROF, "SIGPROF"}, {SIGWINCH, "SIGWINCH"},
-        {SIGIO, "SIGIO"},     {SIGSYS, "SIGSYS"},
-    };
-    size_t i;
-    for (i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (names[i].sig == sigval) return names[i].name;
-    return NULL;
+    if (sigval <= 0 || sigval >= NSIG) return NULL;
+    pthread_once(&signames_once, signames_init);
+    return signames[sigval][0] ? signames[sigval] : NULL;
 }
 
 int gasnett_maximize_rlimit(int res, const char *lim_desc)
