@@ -72,8 +72,9 @@ case $($cc --version 2>/dev/null | head -n 1) in
 esac
 
 # The list was measured in a SEQ, SEGMENT_FAST, single-threaded-tools
-# configuration: its configuration names are checked as this
-# configuration's (GASNET_SEQ as GASNET_PAR in a PAR build, ...).
+# configuration with gcc on x86_64 Linux: those names are checked as this
+# configuration's (GASNET_SEQ as GASNET_PAR in a PAR build,
+# PLATFORM_COMPILER_GNU as PLATFORM_COMPILER_CLANG with clang, ...).
 if [ $tools = 1 ]; then probe_h=gasnet_tools.h; else probe_h=gasnetex.h; fi
 cat > "$work/probe.c" <<EOF
 #include <$probe_h>
@@ -96,6 +97,7 @@ surface_tools=SAFE
 #else
 surface_tools=SINGLE
 #endif
+surface_platform=PLATFORM_COMPILER_FAMILYNAME PLATFORM_ARCH_FAMILYNAME PLATFORM_OS_FAMILYNAME
 EOF
 # shellcheck disable=SC2086
 $cc $cflags -E "$work/probe.c" > "$work/probe.i" 2> "$work/probe.log" || {
@@ -108,11 +110,16 @@ $cc $cflags -E "$work/probe.c" > "$work/probe.i" 2> "$work/probe.log" || {
 model=$(sed -n 's/^surface_model=//p' "$work/probe.i")
 segment=$(sed -n 's/^surface_segment=//p' "$work/probe.i")
 tsafe=$(sed -n 's/^surface_tools=//p' "$work/probe.i")
-echo "configuration: GASNET_$model, GASNET_SEGMENT_$segment, GASNETT_THREAD_$tsafe"
+platform=$(sed -n 's/^surface_platform=//p' "$work/probe.i")
+set -- $platform
+cc_family=${1:-GNU} arch=${2:-X86_64} os=${3:-LINUX}
+echo "configuration: GASNET_$model, GASNET_SEGMENT_$segment, GASNETT_THREAD_$tsafe," \
+    "compiler $cc_family, $arch, $os"
 
 # The rows to check: header<TAB>name<TAB>kind<TAB>excluded(0/1).
 awk -F'\t' -v tools=$tools -v excl="$excluded" \
-    -v model="GASNET_$model" -v segment="GASNET_SEGMENT_$segment" -v tsafe="GASNETT_THREAD_$tsafe" '
+    -v model="GASNET_$model" -v segment="GASNET_SEGMENT_$segment" -v tsafe="GASNETT_THREAD_$tsafe" \
+    -v cc_family="$cc_family" -v arch="$arch" -v os="$os" '
     BEGIN {
         while ((getline line < excl) > 0) {
             if (line ~ /^#/ || line ~ /^[ \t]*$/) continue
@@ -125,6 +132,9 @@ awk -F'\t' -v tools=$tools -v excl="$excluded" \
     $2 == "GASNET_SEQ" { $2 = model }
     $2 == "GASNET_SEGMENT_FAST" { $2 = segment }
     $2 == "GASNETT_THREAD_SINGLE" { $2 = tsafe }
+    $2 ~ /^PLATFORM_COMPILER_GNU(_C)?$/ { sub(/GNU/, cc_family, $2) }
+    $2 == "PLATFORM_ARCH_X86_64" { $2 = "PLATFORM_ARCH_" arch }
+    $2 == "PLATFORM_OS_LINUX" { $2 = "PLATFORM_OS_" os }
     { print $1 "\t" $2 "\t" $3 "\t" (($1 "\t" $2) in x ? 1 : 0) }
 ' "$names" > "$work/rows" || exit 2
 

@@ -45,11 +45,12 @@ int main(int argc, char **argv)
     CHECK(strstr(PLATFORM_COMPILER_IDSTR, "|COMPILER_FAMILY:") != NULL, "PLATFORM_COMPILER_IDSTR");
     CHECK(PLATFORM_COMPILER_VERSION_GE(0, 0, 0), "PLATFORM_COMPILER_VERSION_GE");
     CHECK(MIN(3, INT_MAX) == 3 && MAX(-1, 2) == 2, "MIN/MAX and INT_MAX");
+    CHECK(sysconf(_SC_PAGESIZE) > 0, "sysconf (<unistd.h> through gasnetex.h)");
     CHECK(gasnett_print_backtrace(-1) == 0 && calls == 1, "gasnett_backtrace_user tried first");
 
     /* Named barrier with a common id, then an anonymous one, several times. */
     for (int round = 0; round < 3; round++) {
-        if (me == 0) usleep(1000); /* <unistd.h> through gasnetex.h */
+        if (me == 0) gasnett_nsleep(1000000);
         CHECK(gasnet_barrier(100 + round, 0) == GASNET_OK, "named gasnet_barrier");
         gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
         CHECK(gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS) == GASNET_OK,
