@@ -739,6 +739,42 @@ extern size_t gasnett_format_dt(char *buf, gex_DT_t dt);
 extern size_t gasnett_format_op(char *buf, gex_OP_t op);
 extern size_t gasnett_format_ti(char *buf, gex_TI_t ti);
 
+/* Descriptions of VIS transfers, as GASNet's tracing prints them: each
+ * printer writes at most its _bufsz(...) bytes (NUL included) to buf.
+ * The list printers return the bounds (and total size) of the list; the
+ * put/get printers return the number of data bytes moved.  pstats of
+ * format_putsgets is GASNet-internal and ignored here. */
+typedef struct {
+    void *_minaddr; /* lowest byte addressed (NULL for an empty list) */
+    void *_maxaddr; /* highest byte addressed */
+    size_t _totalsz;
+} gasneti_memveclist_stats_t;
+typedef struct {
+    void *_minaddr;
+    void *_maxaddr;
+} gasneti_addrlist_stats_t;
+extern size_t gasnett_format_memveclist_bufsz(size_t count);
+extern gasneti_memveclist_stats_t gasnett_format_memveclist(char *buf, size_t count,
+                                                            gex_Memvec_t const *list);
+extern size_t gasnett_format_putvgetv_bufsz(size_t dstcount, size_t srccount);
+extern size_t gasnett_format_putvgetv(char *buf, gex_TM_t tm, gex_Rank_t rank, size_t dstcount,
+                                      gex_Memvec_t const dstlist[], size_t srccount,
+                                      gex_Memvec_t const srclist[]);
+extern size_t gasnett_format_addrlist_bufsz(size_t count);
+extern gasneti_addrlist_stats_t gasnett_format_addrlist(char *buf, size_t count,
+                                                        void *const *list, size_t len);
+extern size_t gasnett_format_putigeti_bufsz(size_t dstcount, size_t srccount);
+extern size_t gasnett_format_putigeti(char *buf, gex_TM_t tm, gex_Rank_t rank, size_t dstcount,
+                                      void *const dstlist[], size_t dstlen, size_t srccount,
+                                      void *const srclist[], size_t srclen);
+extern size_t gasnett_format_strides_bufsz(size_t count);
+extern void gasnett_format_strides(char *buf, size_t count, const ptrdiff_t *list);
+extern size_t gasnett_format_putsgets_bufsz(size_t stridelevels);
+extern size_t gasnett_format_putsgets(char *buf, void *pstats, gex_TM_t tm, gex_Rank_t rank,
+                                      void *dstaddr, const ptrdiff_t dststrides[], void *srcaddr,
+                                      const ptrdiff_t srcstrides[], size_t elemsz,
+                                      const size_t count[], size_t stridelevels);
+
 /* Self-test of the tools and of communication with peer: iters rounds of
  * atomics, locks and timers in threadcnt threads, then puts and gets of
  * peerseg (the peer's segment, myseg ours) over myteam.  testsections:

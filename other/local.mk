@@ -6,7 +6,8 @@ libgasnet_sources += \
 	other/log/log.c \
 	other/util/sysinfo.c \
 	$(gasnet_tools_sources) \
-	other/tools/tools-conduit.c
+	other/tools/tools-conduit.c \
+	other/tools/tools-format.c
 # The gasnet_tools.h implementation usable without a conduit (also the
 # sources of the tools-only libraries libgasnet_tools-{seq,par}.a).
 gasnet_tools_sources = \

@@ -296,6 +296,41 @@ static void test_services(void)
     CHECK(strstr(buf, "GEX_TI_SRCRANK") && strstr(buf, "GEX_TI_IS_LONG"), "format_ti: %s", buf);
 
     {
+        char a[64], *bigbuf;
+        gex_Memvec_t mv[3] = {{a + 8, 8}, {a, 4}, {a + 40, 0}};
+        void *al[2] = {a + 16, a};
+        ptrdiff_t strides[2] = {8, 64};
+        size_t count[2] = {4, 3};
+        gasneti_memveclist_stats_t ms;
+        gasneti_addrlist_stats_t as;
+        bigbuf = (char *)malloc(gasnett_format_putsgets_bufsz(2) + gasnett_format_putvgetv_bufsz(3, 3) +
+                                gasnett_format_putigeti_bufsz(2, 2));
+        ms = gasnett_format_memveclist(bigbuf, 3, mv);
+        CHECK(ms._totalsz == 12 && ms._minaddr == (void *)a && ms._maxaddr == (void *)(a + 15) &&
+                  strlen(bigbuf) < gasnett_format_memveclist_bufsz(3) &&
+                  strstr(bigbuf, "3 entries, totalsz=12") == bigbuf,
+              "format_memveclist: %s", bigbuf);
+        CHECK(gasnett_format_putvgetv(bigbuf, GEX_TM_INVALID, 3, 3, mv, 2, mv) == 12 &&
+                  strstr(bigbuf, "(12 data bytes) peer=3") == bigbuf &&
+                  strlen(bigbuf) < gasnett_format_putvgetv_bufsz(3, 2),
+              "format_putvgetv");
+        as = gasnett_format_addrlist(bigbuf, 2, al, 8);
+        CHECK(as._minaddr == (void *)a && as._maxaddr == (void *)(a + 23) &&
+                  strlen(bigbuf) < gasnett_format_addrlist_bufsz(2),
+              "format_addrlist: %s", bigbuf);
+        CHECK(gasnett_format_putigeti(bigbuf, GEX_TM_INVALID, 1, 2, al, 8, 2, al, 8) == 16 &&
+                  strstr(bigbuf, "(16 data bytes) peer=1") == bigbuf,
+              "format_putigeti");
+        gasnett_format_strides(bigbuf, 2, strides);
+        CHECK(!strcmp(bigbuf, "[8, 64]"), "format_strides: %s", bigbuf);
+        CHECK(gasnett_format_putsgets(bigbuf, NULL, GEX_TM_INVALID, 2, a, strides, a, strides, 2,
+                                      count, 2) == 24 &&
+                  strstr(bigbuf, "(24 data bytes) peer=2 elemsz=2 count=[4, 3]") == bigbuf &&
+                  strlen(bigbuf) < gasnett_format_putsgets_bufsz(2),
+              "format_putsgets: %s", bigbuf);
+        free(bigbuf);
+    }
+    {
         unsigned char *m = (unsigned char *)gasnett_mmap(1 << 20);
         CHECK(m && m[0] == 0 && m[(1 << 20) - 1] == 0, "mmap gives zeroed memory");
         m[12345] = 7;
