@@ -313,7 +313,8 @@ extern int gasnet_set_waitmode(int wait_mode);
  * GASNET_ERR_NOT_READY. */
 #define GASNET_BARRIERFLAG_ANONYMOUS 1
 #define GASNET_BARRIERFLAG_MISMATCH 2
-#define GASNET_BARRIERFLAG_UNNAMED 4 /* every rank passes it: same as anonymous */
+/* UNNAMED: every rank passes it (GASNet's value: ANONYMOUS plus a private bit) */
+#define GASNET_BARRIERFLAG_UNNAMED (GASNET_BARRIERFLAG_ANONYMOUS | 8)
 extern void gasnet_barrier_notify(int id, int flags);
 extern int gasnet_barrier_wait(int id, int flags);
 extern int gasnet_barrier_try(int id, int flags);

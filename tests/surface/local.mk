@@ -27,6 +27,15 @@ check-surface: libgasnet-ibv-seq.a libgasnet-ibv-par.a
 	    ld='$(CC)'; else ld=; echo "(compile only: no libgasnet_tools-seq.a)"; fi; \
 	    $(SURFACE_CHECK) --tools --cflags "$(SURFACE_CFLAGS) -DGASNETT_THREAD_SINGLE" \
 	    --ld "$$ld" --libs "$(SURFACE_LIBS) libgasnet_tools-seq.a $(LIBS) -lm"
+	@echo "surface: self-test (an empty gasnet_tools.h must fail every name)"; \
+	    rm -rf tests/surface/empty && mkdir -p tests/surface/empty && \
+	    : > tests/surface/empty/gasnet_tools.h && \
+	    if $(SURFACE_CHECK) --tools --cflags "-Itests/surface/empty" --ld "" --libs "" \
+	        > tests/surface/empty/out.log 2>&1; then \
+	        echo "FAIL: check-surface.sh passed an empty header"; exit 1; fi; \
+	    tail -n 1 tests/surface/empty/out.log; \
+	    grep -q "^0 passed, 349 failed" tests/surface/empty/out.log || exit 1; \
+	    rm -rf tests/surface/empty
 check-local: check-surface
 .PHONY: check-surface
 
