@@ -248,6 +248,21 @@ int gasnetrun_ssh_main(gasnetrun_opts_t *opts);
  * Returns the process exit code. */
 int gasnetrun_node_main(int argc, char **argv);
 
+/* alloc.c */
+/* The name of the first variable showing that this runs inside a batch
+ * allocation or was given a host list (GASNET_SSH_NODEFILE, GASNET_NODEFILE,
+ * GASNET_SSH_SERVERS, SLURM_JOB_ID, PBS_JOBID, LSB_JOBID, PE_HOSTFILE, ...),
+ * or NULL: one host, where the local spawner cannot surprise anyone. */
+const char *gasnetrun_allocation(void);
+/* The job's host list: GASNET_SSH_NODEFILE, else GASNET_NODEFILE, else
+ * GASNET_SSH_SERVERS, else PBS_NODEFILE, PE_HOSTFILE, LSB_HOSTS,
+ * SLURM_JOB_NODELIST; every entry checked to be a host name (never an
+ * option of ssh).  Sets *n and *from (the variable).  Returns NULL (after
+ * saying why unless quiet; a bad host name is always reported) when there
+ * is no usable list. */
+char **gasnetrun_job_hosts(uint32_t *n, const char **from, int quiet);
+void gasnetrun_hosts_free(char **hosts, uint32_t n);
+
 /* spawn_mpi.c */
 /* Runs the job through MPIRUN_CMD (spawner "mpi") or PMIRUN_CMD ("pmi").
  * Returns the exit code (mpirun's). */

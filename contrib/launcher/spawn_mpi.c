@@ -170,6 +170,27 @@ static int run(char **argv, const char *from, const char *tmpl)
     }
 }
 
+/* -t: where the ranks go when the allocation's hosts are known.  mpirun
+ * places them; this is the block layout its default by-slot mapping gives
+ * with equal slots per host (-N hosts, else one per process up to the list). */
+static void dryrun_hosts(const gasnetrun_opts_t *opts)
+{
+    uint32_t n = 0;
+    const char *from = NULL;
+    char **hosts = gasnetrun_job_hosts(&n, &from, 1);
+    if (!hosts) return;
+    uint32_t use = opts->nnodes && opts->nnodes < (long)n ? (uint32_t)opts->nnodes : n;
+    if ((long)use > opts->nprocs) use = (uint32_t)opts->nprocs;
+    for (uint32_t h = 0; h < use; h++) {
+        uint32_t first, count;
+        gasnetrun_layout((uint32_t)opts->nprocs, use, h, &first, &count);
+        printf(GASNETRUN_NAME ": expected placement (hosts from %s): %s ranks %u..%u\n", from,
+               hosts[h], (unsigned)first, (unsigned)(first + count - 1));
+    }
+    fflush(stdout);
+    gasnetrun_hosts_free(hosts, n);
+}
+
 int gasnetrun_mpirun_main(gasnetrun_opts_t *opts, const char *spawner)
 {
     int pmi = !strcmp(spawner, "pmi");
@@ -205,6 +226,7 @@ int gasnetrun_mpirun_main(gasnetrun_opts_t *opts, const char *spawner)
                       opts->nprocs == 1 ? "" : "es", from, line ? line : "?");
     if (opts->test_only) {
         printf(GASNETRUN_NAME ": would run: %s\n", line ? line : "?");
+        dryrun_hosts(opts);
         fflush(stdout);
         free(line);
         gasnetrun_words_free(argv);

@@ -167,6 +167,14 @@ int main(int argc, char **argv)
         printf("rank %u: FAIL barrier completed without rank 1\n", (unsigned)me);
         return 1;
     }
+    if (!strcmp(mode, "exit0-then9")) {
+        /* Like a tool (valgrind --error-exitcode=9) that reports through the
+         * exit status after the program asked for exit 0. */
+        boot->barrier();
+        boot->notify_exit(0);
+        boot->fini();
+        _exit(me == 1 ? 9 : 0);
+    }
     if (!strcmp(mode, "segv") || !strcmp(mode, "abort")) {
         boot->barrier();
         if (!strcmp(mode, "segv") && me == nranks - 1) raise(SIGSEGV);
