@@ -248,6 +248,16 @@ int gasnetrun_ssh_main(gasnetrun_opts_t *opts);
  * Returns the process exit code. */
 int gasnetrun_node_main(int argc, char **argv);
 
+/* janitor.c */
+/* Forks the job's janitor, which sweeps /dev/shm/gasnet-ibv-<jobid>* if
+ * this launcher dies before gasnetrun_janitor_done (after the processes
+ * passed to gasnetrun_janitor_watch are gone).  Failures leave no janitor. */
+void gasnetrun_janitor_start(const char *jobid);
+/* Tells the janitor to wait for pid before sweeping (no-op without one). */
+void gasnetrun_janitor_watch(pid_t pid);
+/* The launcher swept itself: the janitor exits without sweeping. */
+void gasnetrun_janitor_done(void);
+
 /* alloc.c */
 /* The name of the first variable showing that this runs inside a batch
  * allocation or was given a host list (GASNET_SSH_NODEFILE, GASNET_NODEFILE,

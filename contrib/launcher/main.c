@@ -289,6 +289,7 @@ void gasnetrun_sweep_shm(const char *jobid, int keep, int verbose)
         closedir(d);
     }
     if (keep && !found) gasnetrun_say("-k: no temporary files (" SHM_DIR "/%s*) to keep", prefix);
+    gasnetrun_janitor_done();
 }
 
 /* The spawner and why it was chosen: -spawner=, else GASNET_IBV_SPAWNER,
@@ -346,6 +347,7 @@ static int local_main(gasnetrun_opts_t *opts)
         return 1;
     }
     if (gasnetrun_hub_signals(&job) != 0) return 1;
+    if (!opts->keep) gasnetrun_janitor_start(job.jobid);
     int code = gasnetrun_local_spawn(&job);
     if (code == 0) code = gasnetrun_hub_run(&job);
     gasnetrun_sweep_shm(job.jobid, opts->keep, opts->verbose);

@@ -500,6 +500,7 @@ int gasnetrun_node_main(int argc, char **argv)
         return 1;
     }
     if (gasnetrun_hub_signals(&nd.sig) != 0) return 1;
+    if (!nd.s.keep) gasnetrun_janitor_start(nd.s.jobid);
     gasnetrun_layout(nd.s.nranks, nd.s.nhosts, nd.s.host_lo, &nd.first, &nd.count);
     uint32_t lf, lc;
     gasnetrun_layout(nd.s.nranks, nd.s.nhosts, nd.s.host_hi - 1, &lf, &lc);

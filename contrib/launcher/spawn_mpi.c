@@ -94,10 +94,12 @@ static char **wrapped_program(const gasnetrun_opts_t *opts, const char *spawner,
     return w;
 }
 
-static int run(char **argv, const char *from, const char *tmpl)
+static int run(char **argv, const char *from, const char *tmpl, const gasnetrun_opts_t *opts,
+               const char *jobid)
 {
     gasnetrun_job_t sig = {0};
     if (gasnetrun_hub_signals(&sig) != 0) return 1;
+    if (!opts->keep) gasnetrun_janitor_start(jobid);
     int rep[2];
     if (pipe2(rep, O_CLOEXEC) != 0) {
         gasnetrun_say("cannot create a pipe: %s", strerror(errno));
@@ -126,6 +128,7 @@ static int run(char **argv, const char *from, const char *tmpl)
         return 1;
     }
     setpgid(pid, pid);
+    gasnetrun_janitor_watch(pid);
     int err = 0;
     if (read(rep[0], &err, sizeof(err)) == (ssize_t)sizeof(err) && err) {
         close(rep[0]);
@@ -233,7 +236,7 @@ int gasnetrun_mpirun_main(gasnetrun_opts_t *opts, const char *spawner)
         return 0;
     }
     free(line);
-    int code = run(argv, from, tmpl);
+    int code = run(argv, from, tmpl, opts, jobid);
     gasnetrun_words_free(argv);
     gasnetrun_sweep_shm(jobid, opts->keep, opts->verbose);
     gasnetrun_verbose(opts, "job %s exit code %d", jobid, code);

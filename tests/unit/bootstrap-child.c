@@ -204,13 +204,18 @@ int main(int argc, char **argv)
         boot->barrier();
         return 1;
     }
-    if (!strcmp(mode, "shm")) {
+    if (!strcmp(mode, "shm") || !strcmp(mode, "shm-sleep")) {
         if (me == 0) {
             char path[256];
             snprintf(path, sizeof(path), "/dev/shm/gasnet-ibv-%s-leftover", gasneti_bootstrap_jobid());
             int fd = open(path, O_WRONLY | O_CREAT, 0600);
             if (fd >= 0) close(fd);
             printf("rank 0: created %s\n", path);
+        }
+        if (!strcmp(mode, "shm-sleep")) { /* the launcher is killed meanwhile */
+            if (argc > 2) write_pid(argv[2]);
+            nap(60);
+            return 1;
         }
         boot->barrier();
         boot->notify_exit(0);

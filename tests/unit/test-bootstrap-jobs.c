@@ -346,6 +346,19 @@ static void jobs_shm(job_t *j)
     tb_check(ok, "-k keeps it and says so");
     show(j, ok);
     if (p) unlink(path);
+
+    /* SIGKILL of the launcher while a rank holds an object: the janitor
+     * removes it once the ranks are gone. */
+    run(j, NULL, 30, (action_t){SIGKILL, 2}, (const char *[]){L, "-n", "2", C, "shm-sleep", piddir, NULL});
+    p = strstr(j->out, "created /dev/shm/gasnet-ibv-");
+    if (p) sscanf(p + 8, "%127s", path);
+    double t0 = now();
+    while (p && access(path, F_OK) == 0 && now() - t0 < 5) nap_ms(20);
+    ok = exit_code(j) == 1000 + SIGKILL && p && access(path, F_OK) != 0 && no_survivors(3);
+    tb_check(ok, "launcher SIGKILLed while a rank holds a /dev/shm object: removed in %.2f s",
+             now() - t0);
+    show(j, ok);
+    if (p) unlink(path);
 }
 
 /* The default spawner (no -spawner=, no GASNET_IBV_SPAWNER; configure's
