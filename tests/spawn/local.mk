@@ -22,6 +22,10 @@ EXTRA_DIST += tests/spawn/README tests/spawn/sshd.sh tests/spawn/ssh-spawn.sh \
 	tests/spawn/mpi-spawn.sh tests/spawn/signal-check.sh tests/spawn/ssh-verbs.sh tests/spawn/startup-time.sh \
 	tests/integration/manifest.d/spawn.manifest
 
+# The install-list check (contrib/check-deps.py), run from deps.manifest.
+EXTRA_DIST += contrib/check-deps.py tests/deps/check-deps-test.sh \
+	tests/integration/manifest.d/deps.manifest
+
 # The same integration programs linked with the mpi spawner: built with
 # $(MPICC), the spawner library forced in with -u (bootstrap/README).
 if HAVE_MPI
