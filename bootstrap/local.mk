@@ -70,6 +70,15 @@ gasnetrun_ibv_CPPFLAGS = $(AM_CPPFLAGS) -DGASNET_SEQ -D_GNU_SOURCE
 gasnetrun_ibv_CFLAGS = $(GASNETI_WARN_CFLAGS)
 gasnetrun_ibv_LDADD = libgasnet-ibv-seq.a $(LIBS)
 
+# The launcher built with AddressSanitizer (leak detection on) for
+# tests/spawn/launcher-leaks.sh: every allocation freed at exit.
+check_PROGRAMS += tests/spawn/gasnetrun_ibv-asan
+tests_spawn_gasnetrun_ibv_asan_SOURCES = $(gasnetrun_ibv_SOURCES)
+tests_spawn_gasnetrun_ibv_asan_CPPFLAGS = $(gasnetrun_ibv_CPPFLAGS)
+tests_spawn_gasnetrun_ibv_asan_CFLAGS = $(GASNETI_WARN_CFLAGS) -fsanitize=address -fno-omit-frame-pointer
+tests_spawn_gasnetrun_ibv_asan_LDFLAGS = -fsanitize=address
+tests_spawn_gasnetrun_ibv_asan_LDADD = libgasnet-ibv-seq.a $(LIBS)
+
 # A rank program for the end-to-end test: bootstrap + param + log only.
 check_PROGRAMS += tests/unit/bootstrap-child
 tests_unit_bootstrap_child_SOURCES = tests/unit/bootstrap-child.c

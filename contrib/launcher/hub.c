@@ -508,6 +508,19 @@ static void finish_links(gasnetrun_job_t *job)
     for (uint32_t l = 0; l < job->nlinks; l++) gasnetrun_conn_close(&job->links[l].conn);
 }
 
+void gasnetrun_job_free(gasnetrun_job_t *job)
+{
+    for (uint32_t r = 0; job->ranks && r < job->nranks; r++) {
+        gasnetrun_conn_close(&job->ranks[r].conn);
+        free(job->ranks[r].contrib);
+    }
+    for (uint32_t l = 0; job->links && l < job->nlinks; l++) gasnetrun_conn_close(&job->links[l].conn);
+    free(job->ranks);
+    free(job->links);
+    job->ranks = NULL;
+    job->links = NULL;
+}
+
 int gasnetrun_hub_run(gasnetrun_job_t *job)
 {
     uint32_t n = job->nranks, nl = job->nlinks;

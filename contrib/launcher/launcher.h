@@ -208,6 +208,8 @@ int gasnetrun_hub_signals(gasnetrun_job_t *job);
 /* Serves the job until every rank has been reaped (every wait bounded once
  * an exit begins) and every link has ended.  Returns the job exit code. */
 int gasnetrun_hub_run(gasnetrun_job_t *job);
+/* Closes every connection and frees the ranks and links arrays. */
+void gasnetrun_job_free(gasnetrun_job_t *job);
 /* Queues a frame to rank r (payload buf may be NULL; takes a reference). */
 void gasnetrun_hub_queue(gasnetrun_job_t *job, uint32_t r, uint32_t type, gasnetrun_buf_t *buf);
 /* Queues the same frame to every rank (one copy per link). */

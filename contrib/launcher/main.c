@@ -350,6 +350,7 @@ static int local_main(gasnetrun_opts_t *opts)
     if (!opts->keep) gasnetrun_janitor_start(job.jobid);
     int code = gasnetrun_local_spawn(&job);
     if (code == 0) code = gasnetrun_hub_run(&job);
+    gasnetrun_job_free(&job);
     gasnetrun_sweep_shm(job.jobid, opts->keep, opts->verbose);
     gasnetrun_verbose(opts, "job %s exit code %d", job.jobid, code);
     return code;

@@ -175,6 +175,9 @@ int gasnetrun_ssh_main(gasnetrun_opts_t *opts)
                       nhosts == 1 ? "" : "s", from, (unsigned)s.degree, job.exit_timeout);
     if (opts->test_only) {
         dryrun(&job, &s, UINT32_MAX, 0, nhosts);
+        gasnetrun_hosts_free(hosts, nlisted);
+        gasnetrun_words_free(sargv);
+        gasnetrun_words_free(env);
         return 0;
     }
 
@@ -229,6 +232,10 @@ int gasnetrun_ssh_main(gasnetrun_opts_t *opts)
     }
     free(lo);
     int code = gasnetrun_hub_run(&job);
+    gasnetrun_job_free(&job);
+    gasnetrun_hosts_free(hosts, nlisted);
+    gasnetrun_words_free(sargv);
+    gasnetrun_words_free(env);
     gasnetrun_sweep_shm(job.jobid, opts->keep, opts->verbose);
     gasnetrun_verbose(opts, "job %s exit code %d", job.jobid, code);
     return code;
