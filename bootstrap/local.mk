@@ -6,7 +6,8 @@ libgasnet_sources += \
 	bootstrap/select.c \
 	bootstrap/local/proto.c \
 	bootstrap/local/channel.c \
-	bootstrap/local/local.c
+	bootstrap/local/local.c \
+	bootstrap/relay.c
 noinst_HEADERS += \
 	bootstrap/bootstrap.h \
 	bootstrap/bootstrap_private.h \
@@ -61,6 +62,7 @@ gasnetrun_ibv_SOURCES = \
 	contrib/launcher/spawn_mpi.c \
 	contrib/launcher/alloc.c \
 	contrib/launcher/janitor.c \
+	contrib/launcher/relay.c \
 	contrib/launcher/link.c \
 	contrib/launcher/node.c \
 	contrib/launcher/setup.c \

@@ -275,6 +275,24 @@ const char *gasnetrun_allocation(void);
 char **gasnetrun_job_hosts(uint32_t *n, const char **from, int quiet);
 void gasnetrun_hosts_free(char **hosts, uint32_t n);
 
+/* relay.c: the mpi/pmi exit relay (NULL relay: every call a no-op). */
+typedef struct gasnetrun_relay gasnetrun_relay_t;
+struct pollfd;
+/* Listens on a TCP port; NULL (after a message) when it cannot. */
+gasnetrun_relay_t *gasnetrun_relay_open(const gasnetrun_opts_t *opts);
+/* GASNETRUN_EXIT_ADDR ("host:port") and GASNETRUN_EXIT_KEY for the ranks. */
+const char *gasnetrun_relay_addr(const gasnetrun_relay_t *r);
+const char *gasnetrun_relay_key(const gasnetrun_relay_t *r);
+/* Fills at most max poll entries (listener and connections); count. */
+size_t gasnetrun_relay_pollfds(const gasnetrun_relay_t *r, struct pollfd *pfd, size_t max);
+/* Upper bound of what _pollfds fills. */
+size_t gasnetrun_relay_npeers(const gasnetrun_relay_t *r);
+/* 1 while a collective-exit window is open (poll at least every 100 ms). */
+int gasnetrun_relay_waiting(const gasnetrun_relay_t *r);
+/* Accepts, reads, relays EXIT and flushes without blocking. */
+void gasnetrun_relay_service(gasnetrun_relay_t *r);
+void gasnetrun_relay_close(gasnetrun_relay_t *r);
+
 /* spawn_mpi.c */
 /* Runs the job through MPIRUN_CMD (spawner "mpi") or PMIRUN_CMD ("pmi").
  * Returns the exit code (mpirun's). */

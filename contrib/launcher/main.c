@@ -239,14 +239,22 @@ static void parse_args(int argc, char **argv, gasnetrun_opts_t *o)
             const char *val = a[2] ? a + 2 : (i + 1 < argc ? argv[++i] : NULL);
             char opt[3] = {'-', a[1], '\0'};
             if (!val) usage_error("%s needs a value", opt);
-            if ((a[1] == 'n' && o->nprocs) || (a[1] == 'N' && o->nnodes) ||
-                (a[1] == 'E' && o->envlist))
+            if ((a[1] == 'n' && o->nprocs) || (a[1] == 'N' && o->nnodes))
                 usage_error("%s given twice (%s %s): give it once", opt, opt, val);
             if (a[1] == 'n') o->nprocs = parse_count(opt, val);
             if (a[1] == 'N') o->nnodes = parse_count(opt, val);
-            if (a[1] == 'E') {
+            if (a[1] == 'E') { /* repeated -E lists add up */
+                static char joined[8192];
                 check_envlist(val);
-                o->envlist = val;
+                if (o->envlist) {
+                    size_t have = strlen(joined);
+                    if (have + 1 + strlen(val) >= sizeof(joined))
+                        usage_error("-E lists longer than %zu characters", sizeof(joined) - 1);
+                    snprintf(joined + have, sizeof(joined) - have, ",%s", val);
+                } else {
+                    snprintf(joined, sizeof(joined), "%s", val);
+                }
+                o->envlist = joined;
             }
             continue;
         }

@@ -167,6 +167,19 @@ int main(int argc, char **argv)
         printf("rank %u: FAIL barrier completed without rank 1\n", (unsigned)me);
         return 1;
     }
+    if (!strcmp(mode, "exit0-alone")) {
+        /* Rank 1 leaves with gasnet_exit(0) semantics while the others are
+         * busy outside any bootstrap call: only the launcher can tell them. */
+        boot->barrier();
+        if (me == 1) {
+            boot->notify_exit(0);
+            boot->fini();
+            return 0;
+        }
+        nap(30);
+        printf("rank %u: FAIL no exit request within 30 s\n", (unsigned)me);
+        return 1;
+    }
     if (!strcmp(mode, "exit0-then9")) {
         /* Like a tool (valgrind --error-exitcode=9) that reports through the
          * exit status after the program asked for exit 0. */
