@@ -4,7 +4,7 @@
 # Runs jobs through tests/spawn/gasnetrun_ibv-asan (the launcher built with
 # AddressSanitizer) with leak detection on: collectives at 4 ranks, a
 # rank's exit code, an abort, a collective mismatch, a usage error, and -t
-# of the local, ssh and mpi spawners.  Each must end with its usual code and
+# of the local, ssh and mpi spawners, a pmi job (exit relay).  Each must end with its usual code and
 # no LeakSanitizer report.  One line per check; exit 0 if all pass, 77 (SKIP)
 # when the ASan launcher was not built.
 set -u
@@ -42,6 +42,11 @@ check 0 "-t local" -- -t -n 4 "$child"
 check 0 "-t ssh (SLURM_JOB_NODELIST)" SLURM_JOB_ID=1 SLURM_JOB_NODELIST=a,b -- -spawner=ssh -t -n 4 "$child"
 if "$asan" -h | grep -q "available: .*\bmpi\b"; then
     check 0 "-t mpi (SLURM_JOB_NODELIST)" SLURM_JOB_ID=1 SLURM_JOB_NODELIST=a,b -- -spawner=mpi -t -n 4 "$child"
+fi
+if "$asan" -h | grep -q "available: .*\bpmi\b" && command -v mpirun >/dev/null 2>&1; then
+    [ "$(id -u)" = 0 ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    export PMIRUN_CMD="mpirun --oversubscribe -np %N %C" OMPI_MCA_btl=self,vader OMPI_MCA_pml=ob1
+    check 0 "pmi job through the exit relay" -- -spawner=pmi -n 2 "$child" coll
 fi
 [ $failed = 0 ] && echo PASS || echo FAIL
 exit $failed
