@@ -88,10 +88,13 @@ void gasnetrun_janitor_start(const char *jobid)
          * the launcher ends, not when the janitor does. */
         int null = open("/dev/null", O_RDWR);
         for (int fd = 0; fd < 3 && null >= 0; fd++) dup2(null, fd);
-        long max = sysconf(_SC_OPEN_MAX);
-        for (long fd = 3; fd < (max > 0 && max < 65536 ? max : 65536); fd++)
-            if (fd != p[0]) close((int)fd);
-        janitor_main(p[0], jobid);
+        int rfd = p[0] == 3 ? 3 : dup2(p[0], 3);
+        if (rfd != 3) _exit(0);
+        if (close_range(4, ~0U, 0) != 0) {
+            long max = sysconf(_SC_OPEN_MAX);
+            for (long fd = 4; fd < (max > 0 && max < 65536 ? max : 65536); fd++) close((int)fd);
+        }
+        janitor_main(3, jobid);
     }
     close(p[0]);
     if (pid < 0) {
