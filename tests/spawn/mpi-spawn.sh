@@ -154,31 +154,13 @@ signal_job "SIGKILL to the launcher: mpirun and every rank go away" KILL 137
 
 # SIGKILL to mpirun itself (not the launcher): the launcher reports 137 and
 # ends; the ranks lose the exit relay and leave; nothing may remain.
-tagn=$((tagn + 1))
-tag="mp-$$-$tagn"
-env SPAWNTEST_TAG="$tag" "$launcher" -spawner="$mode" -n 4 "$sleeper" sleep >"$out" 2>&1 </dev/null &
-lpid=$!
-for i in $(seq 1 300); do
-    [ "$(count "sleeping")" -ge 4 ] && break
-    sleep 0.1
-done
-mp=
-for p in $(tagged "$tag"); do
-    [ "$(cat /proc/"$p"/comm 2>/dev/null)" = mpirun ] && mp=$p
-done
-[ -n "$mp" ] && kill -KILL "$mp"
-for i in $(seq 1 200); do
-    kill -0 $lpid 2>/dev/null || break
-    sleep 0.1
-done
-kill -KILL $lpid 2>/dev/null
-wait $lpid
-code=$?
-why=
-[ -n "$mp" ] || why="no mpirun found"
-[ "$code" = 137 ] || why="${why:+$why; }exit code $code, expected 137"
-if ! leftovers "$tag" >>"$out"; then why="${why:+$why; }processes left after the job"; fi
-if [ -n "$why" ]; then bad "SIGKILL to mpirun: $why"; else ok "SIGKILL to mpirun: exit 137, no rank left"; fi
+mpirun_of() { # TAG: the pid of the tagged mpirun
+    local p
+    for p in $(tagged "$1"); do
+        [ "$(cat /proc/"$p"/comm 2>/dev/null)" = mpirun ] && echo "$p"
+    done
+}
+signal_target=mpirun_of signal_job "SIGKILL to mpirun: exit 137, no rank left" KILL 137
 
 if [ $failures -gt 0 ]; then
     echo "$failures check(s) FAILED"
