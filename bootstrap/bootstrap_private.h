@@ -33,4 +33,17 @@ uint64_t gasneti_bootstrap_host_id_here(const char *hostname, uint32_t rank, uin
 /* Writes a fresh job id "<pid>-<8 hex digits>" (random) into buf. */
 void gasneti_bootstrap_new_jobid(char *buf, size_t len);
 
+/* The mpi/pmi exit relay (relay.c).  start: when gasnetrun_ibv set
+ * GASNETRUN_EXIT_ADDR, connects to it and starts the channel whose reader
+ * calls exit_cb when another rank exits; returns 0 (also with no relay, or
+ * when it cannot be reached: a warning), -1 on a fatal setup failure.
+ * exit: sends EXIT(code) if connected.  abort: sends ABORT(code) if
+ * connected, then _exit(code) (async-signal-safe).  stop: closes it. */
+#include "bootstrap/bootstrap.h"
+int gasneti_bootstrap_relay_start(const char *plugin, uint32_t rank,
+                                  gasneti_bootstrap_exit_cb_t exit_cb, uint32_t nranks);
+void gasneti_bootstrap_relay_exit(int code);
+void gasneti_bootstrap_relay_abort(int code) __attribute__((__noreturn__));
+void gasneti_bootstrap_relay_stop(void);
+
 #endif /* GASNETI_BOOTSTRAP_PRIVATE_H */

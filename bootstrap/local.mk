@@ -6,7 +6,8 @@ libgasnet_sources += \
 	bootstrap/select.c \
 	bootstrap/local/proto.c \
 	bootstrap/local/channel.c \
-	bootstrap/local/local.c
+	bootstrap/local/local.c \
+	bootstrap/relay.c
 noinst_HEADERS += \
 	bootstrap/bootstrap.h \
 	bootstrap/bootstrap_private.h \
@@ -59,6 +60,9 @@ gasnetrun_ibv_SOURCES = \
 	contrib/launcher/spawn_local.c \
 	contrib/launcher/spawn_ssh.c \
 	contrib/launcher/spawn_mpi.c \
+	contrib/launcher/alloc.c \
+	contrib/launcher/janitor.c \
+	contrib/launcher/relay.c \
 	contrib/launcher/link.c \
 	contrib/launcher/node.c \
 	contrib/launcher/setup.c \
@@ -67,6 +71,15 @@ gasnetrun_ibv_SOURCES = \
 gasnetrun_ibv_CPPFLAGS = $(AM_CPPFLAGS) -DGASNET_SEQ -D_GNU_SOURCE
 gasnetrun_ibv_CFLAGS = $(GASNETI_WARN_CFLAGS)
 gasnetrun_ibv_LDADD = libgasnet-ibv-seq.a $(LIBS)
+
+# The launcher built with AddressSanitizer (leak detection on) for
+# tests/spawn/launcher-leaks.sh: every allocation freed at exit.
+check_PROGRAMS += tests/spawn/gasnetrun_ibv-asan
+tests_spawn_gasnetrun_ibv_asan_SOURCES = $(gasnetrun_ibv_SOURCES)
+tests_spawn_gasnetrun_ibv_asan_CPPFLAGS = $(gasnetrun_ibv_CPPFLAGS)
+tests_spawn_gasnetrun_ibv_asan_CFLAGS = $(GASNETI_WARN_CFLAGS) -fsanitize=address -fno-omit-frame-pointer
+tests_spawn_gasnetrun_ibv_asan_LDFLAGS = -fsanitize=address
+tests_spawn_gasnetrun_ibv_asan_LDADD = libgasnet-ibv-seq.a $(LIBS)
 
 # A rank program for the end-to-end test: bootstrap + param + log only.
 check_PROGRAMS += tests/unit/bootstrap-child

@@ -4,6 +4,11 @@
 #
 #   contrib/install-deps.sh [--force]
 #
+# contrib/check-deps.py (run by make check) fails when a script, Makefile
+# rule or test runs a command whose package is not in this list (or its
+# direct dependencies) and is not a base-system tool: keep the list complete,
+# and prefer the base tools to a new package.
+#
 # Idempotent and non-interactive: packages already installed are left alone,
 # and when nothing is missing apt is not called at all (pass --force to run
 # `apt-get update` and the install anyway).  Quiet unless something fails, in

@@ -24,7 +24,8 @@ const char *gasneti_bsp_type_name(uint32_t type)
 int gasneti_bsp_type_valid(uint32_t type, int dir)
 {
     switch (dir) {
-    case GASNETI_BSP_DIR_HUB: return type >= GASNETI_BSP_BARRIER && type <= GASNETI_BSP_ABORT;
+    case GASNETI_BSP_DIR_HUB: /* HELLO: only the mpi/pmi exit relay (bootstrap/relay.c) */
+        return type >= GASNETI_BSP_BARRIER && type <= GASNETI_BSP_HELLO;
     case GASNETI_BSP_DIR_DOWN: return type >= GASNETI_BSP_SETUP && type <= GASNETI_BSP_KILL;
     case GASNETI_BSP_DIR_UP: return type >= GASNETI_BSP_FROM_RANK && type <= GASNETI_BSP_OUTPUT;
     default:

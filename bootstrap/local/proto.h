@@ -30,6 +30,7 @@
     X(ALLTOALL, 4)           \
     X(EXIT, 5)               \
     X(ABORT, 6)              \
+    X(HELLO, 7)              \
     X(SETUP, 16)             \
     X(TO_RANK, 17)           \
     X(TO_ALL, 18)            \

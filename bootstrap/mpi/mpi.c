@@ -15,8 +15,9 @@
  * non-zero exit skips MPI_Finalize (which could wait for ranks that never
  * come) and leaves at once.  An exit with code 0 calls MPI_Finalize
  * (GASNET_MPI_FINALIZE), which Open MPI expects of every process that ends
- * normally; the core's exit alarm bounds it.  The plugin has no way to ask
- * other ranks to leave: exit_cb is never called.
+ * normally; the core's exit alarm bounds it.  Under gasnetrun_ibv the
+ * other ranks learn of an exit through the launcher's exit relay
+ * (bootstrap/relay.c), which calls exit_cb.
  */
 #include <errno.h>
 #include <limits.h>
@@ -119,7 +120,6 @@ static int thread_level(void)
 static int bsm_init(int *argc, char ***argv, uint32_t *rank, uint32_t *size,
                     gasneti_bootstrap_exit_cb_t exit_cb)
 {
-    (void)exit_cb; /* no launcher channel: never called (see the top) */
     bsm.timeout = GASNETI_PARAM_DOUBLE(GASNET_BOOTSTRAP_TIMEOUT);
     int flag = 0;
     MPI_Initialized(&flag);
@@ -165,6 +165,7 @@ static int bsm_init(int *argc, char ***argv, uint32_t *rank, uint32_t *size,
     wait_req("init", &req);
     id[sizeof(id) - 1] = '\0';
     gasneti_bootstrap_set_jobid(id);
+    if (gasneti_bootstrap_relay_start("mpi", bsm.rank, exit_cb, bsm.size) != 0) return -1;
     *rank = bsm.rank;
     *size = bsm.size;
     return 0;
@@ -215,20 +216,22 @@ static void bsm_alltoall(const void *src, size_t len, void *dest)
 static void bsm_notify_exit(int exitcode)
 {
     bsm.exit_code = exitcode;
+    gasneti_bootstrap_relay_exit(exitcode);
 }
 
 static void bsm_abort(int exitcode) GASNETI_NORETURN;
 static void bsm_abort(int exitcode)
 {
     /* MPI_Abort is not async-signal-safe; mpirun ends the job when it sees
-     * this non-zero exit. */
-    _exit(exitcode);
+     * this non-zero exit (the relay tells the others at once). */
+    gasneti_bootstrap_relay_abort(exitcode);
 }
 
 static void bsm_fini(void)
 {
     if (!bsm.inited) return;
     bsm.inited = 0;
+    gasneti_bootstrap_relay_stop();
     if (!bsm.we_initialized || bsm.exit_code != 0 || !GASNETI_PARAM_BOOL(GASNET_MPI_FINALIZE))
         return;
     MPI_Comm_free(&bsm.comm);

@@ -10,10 +10,11 @@
  * Exit: PMIx servers end the whole job when a process exits with a
  * non-zero status (mpirun, prterun, srun all do) and report that status, so
  * notify_exit only records the code and fini calls PMIx_Finalize (which
- * does not wait for the other ranks) before the core's _exit.  exit_cb is
- * never called: asking the other ranks to leave is the core's exit
- * protocol's job.  (A PMIx event would carry the request, but Open MPI 4.1's
- * mpirun hangs when a client raises one; see bootstrap/README.)
+ * does not wait for the other ranks) before the core's _exit.  Under
+ * gasnetrun_ibv the other ranks learn of an exit through the launcher's exit
+ * relay (bootstrap/relay.c), which calls exit_cb.  (A PMIx event would
+ * carry the request, but Open MPI 4.1's mpirun hangs when a client raises
+ * one; see bootstrap/README.)
  * Design notes: bootstrap/README, "The pmi plugin".
  */
 #include "build-config.h"
@@ -135,7 +136,7 @@ static size_t checked_mul(const char *what, size_t a, size_t b)
 static int bsp_init(int *argc, char ***argv, uint32_t *rank, uint32_t *size,
                     gasneti_bootstrap_exit_cb_t exit_cb)
 {
-    (void)argc, (void)argv, (void)exit_cb;
+    (void)argc, (void)argv;
     pmix_status_t rc = PMIx_Init(&bsp.me, NULL, 0);
     if (rc != PMIX_SUCCESS) {
         fprintf(stderr, "*** ERROR (%s): bootstrap pmi: PMIx_Init failed: %s (start the program "
@@ -187,6 +188,7 @@ static int bsp_init(int *argc, char ***argv, uint32_t *rank, uint32_t *size,
         snprintf(buf, sizeof(buf), "pmix-%016llx", (unsigned long long)h);
         gasneti_bootstrap_set_jobid(buf);
     }
+    if (gasneti_bootstrap_relay_start("pmi", bsp.rank, exit_cb, bsp.size) != 0) return -1;
     *rank = bsp.rank;
     *size = bsp.size;
     return 0;
@@ -258,7 +260,9 @@ static void bsp_alltoall(const void *src, size_t len, void *dest)
 
 static void bsp_notify_exit(int exitcode)
 {
-    (void)exitcode; /* the exit status carries it to the server */
+    /* The exit status carries it to the server; the relay (when started by
+     * gasnetrun_ibv) tells the other ranks at once. */
+    gasneti_bootstrap_relay_exit(exitcode);
 }
 
 static void bsp_abort(int exitcode) GASNETI_NORETURN;
@@ -266,13 +270,14 @@ static void bsp_abort(int exitcode)
 {
     /* PMIx_Abort is not async-signal-safe; the server sees a non-zero exit
      * without finalize and ends the job (mpirun, srun, prterun all do). */
-    _exit(exitcode);
+    gasneti_bootstrap_relay_abort(exitcode);
 }
 
 static void bsp_fini(void)
 {
     if (!bsp.inited) return;
     bsp.inited = 0;
+    gasneti_bootstrap_relay_stop();
     (void)PMIx_Finalize(NULL, 0);
 }
 

@@ -72,7 +72,7 @@ void gasnetrun_conn_init(gasnetrun_conn_t *c, int rfd, int wfd, int dir, int gre
     if (wfd >= 0 && wfd != rfd) fcntl(wfd, F_SETFL, fcntl(wfd, F_GETFL) | O_NONBLOCK);
     gasneti_bsp_rx_init(&c->rx, dir);
     c->greeted = !greet;
-    if (!c->is_sock) c->in = xmalloc(CONN_IN_SIZE);
+    if (rfd >= 0 && !c->is_sock) c->in = xmalloc(CONN_IN_SIZE); /* pipes read ahead */
 }
 
 static void drop_output(gasnetrun_conn_t *c)

@@ -22,7 +22,8 @@
  *    (code 1 unless the job is already exiting).  When every rank is gone,
  *    the links are closed and their ssh processes reaped (bounded).
  *
- * Exit code: the first EXIT/ABORT code or non-zero status, else 0.
+ * Exit code: the first non-zero EXIT/ABORT code or real exit status (a rank's
+ * status counts even after it sent EXIT(0)), else 0.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -125,7 +126,10 @@ static void set_code(int code)
 {
     /* An exit status is 8 bits; keep a non-zero code non-zero. */
     if (code < 0 || code > 255) code = (code & 0xff) ? (code & 0xff) : 1;
-    if (!hub.code_set) {
+    /* The first code wins, except that a zero code gives way to the first
+     * non-zero one: a rank whose real exit status is non-zero after it
+     * asked for exit 0 (valgrind --error-exitcode, sanitizers) fails the job. */
+    if (!hub.code_set || (hub.code == 0 && code != 0)) {
         hub.code_set = 1;
         hub.code = code;
     }
@@ -292,6 +296,9 @@ static void rank_gone(gasnetrun_job_t *job, uint32_t r, int status, int lost)
     if (rk->sent_exit && code == hub.code) return; /* a graceful exit: the window decides */
     if (code != 0 && !rk->sent_exit && !hub.exiting)
         gasnetrun_say("%s exited with code %d before gasnet_exit", who, code);
+    else if (code != 0 && hub.code_set && hub.code == 0)
+        gasnetrun_say("%s exited with code %d after the job began to exit with 0; "
+                      "the job exits %d", who, code, code);
     if (code != 0) set_code(code);
     begin_exit(job, code);
 }
@@ -499,6 +506,19 @@ static void finish_links(gasnetrun_job_t *job)
         if (p.revents & POLLIN) read_signals(job);
     }
     for (uint32_t l = 0; l < job->nlinks; l++) gasnetrun_conn_close(&job->links[l].conn);
+}
+
+void gasnetrun_job_free(gasnetrun_job_t *job)
+{
+    for (uint32_t r = 0; job->ranks && r < job->nranks; r++) {
+        gasnetrun_conn_close(&job->ranks[r].conn);
+        free(job->ranks[r].contrib);
+    }
+    for (uint32_t l = 0; job->links && l < job->nlinks; l++) gasnetrun_conn_close(&job->links[l].conn);
+    free(job->ranks);
+    free(job->links);
+    job->ranks = NULL;
+    job->links = NULL;
 }
 
 int gasnetrun_hub_run(gasnetrun_job_t *job)

@@ -208,6 +208,8 @@ int gasnetrun_hub_signals(gasnetrun_job_t *job);
 /* Serves the job until every rank has been reaped (every wait bounded once
  * an exit begins) and every link has ended.  Returns the job exit code. */
 int gasnetrun_hub_run(gasnetrun_job_t *job);
+/* Closes every connection and frees the ranks and links arrays. */
+void gasnetrun_job_free(gasnetrun_job_t *job);
 /* Queues a frame to rank r (payload buf may be NULL; takes a reference). */
 void gasnetrun_hub_queue(gasnetrun_job_t *job, uint32_t r, uint32_t type, gasnetrun_buf_t *buf);
 /* Queues the same frame to every rank (one copy per link). */
@@ -247,6 +249,49 @@ int gasnetrun_ssh_main(gasnetrun_opts_t *opts);
 /* `gasnetrun_ibv --ssh-node ...`: a node of an ssh job, fed by its stdin.
  * Returns the process exit code. */
 int gasnetrun_node_main(int argc, char **argv);
+
+/* janitor.c */
+/* Forks the job's janitor, which sweeps /dev/shm/gasnet-ibv-<jobid>* if
+ * this launcher dies before gasnetrun_janitor_done (after the processes
+ * passed to gasnetrun_janitor_watch are gone).  Failures leave no janitor. */
+void gasnetrun_janitor_start(const char *jobid);
+/* Tells the janitor to wait for pid before sweeping (no-op without one). */
+void gasnetrun_janitor_watch(pid_t pid);
+/* The launcher swept itself: the janitor exits without sweeping. */
+void gasnetrun_janitor_done(void);
+
+/* alloc.c */
+/* The name of the first variable showing that this runs inside a batch
+ * allocation or was given a host list (GASNET_SSH_NODEFILE, GASNET_NODEFILE,
+ * GASNET_SSH_SERVERS, SLURM_JOB_ID, PBS_JOBID, LSB_JOBID, PE_HOSTFILE, ...),
+ * or NULL: one host, where the local spawner cannot surprise anyone. */
+const char *gasnetrun_allocation(void);
+/* The job's host list: GASNET_SSH_NODEFILE, else GASNET_NODEFILE, else
+ * GASNET_SSH_SERVERS, else PBS_NODEFILE, PE_HOSTFILE, LSB_HOSTS,
+ * SLURM_JOB_NODELIST; every entry checked to be a host name (never an
+ * option of ssh).  Sets *n and *from (the variable).  Returns NULL (after
+ * saying why unless quiet; a bad host name is always reported) when there
+ * is no usable list. */
+char **gasnetrun_job_hosts(uint32_t *n, const char **from, int quiet);
+void gasnetrun_hosts_free(char **hosts, uint32_t n);
+
+/* relay.c: the mpi/pmi exit relay (NULL relay: every call a no-op). */
+typedef struct gasnetrun_relay gasnetrun_relay_t;
+struct pollfd;
+/* Listens on a TCP port; NULL (after a message) when it cannot. */
+gasnetrun_relay_t *gasnetrun_relay_open(const gasnetrun_opts_t *opts);
+/* GASNETRUN_EXIT_ADDR ("host:port") and GASNETRUN_EXIT_KEY for the ranks. */
+const char *gasnetrun_relay_addr(const gasnetrun_relay_t *r);
+const char *gasnetrun_relay_key(const gasnetrun_relay_t *r);
+/* Fills at most max poll entries (listener and connections); count. */
+size_t gasnetrun_relay_pollfds(const gasnetrun_relay_t *r, struct pollfd *pfd, size_t max);
+/* Upper bound of what _pollfds fills. */
+size_t gasnetrun_relay_npeers(const gasnetrun_relay_t *r);
+/* 1 while a collective-exit window is open (poll at least every 100 ms). */
+int gasnetrun_relay_waiting(const gasnetrun_relay_t *r);
+/* Accepts, reads, relays EXIT and flushes without blocking. */
+void gasnetrun_relay_service(gasnetrun_relay_t *r);
+void gasnetrun_relay_close(gasnetrun_relay_t *r);
 
 /* spawn_mpi.c */
 /* Runs the job through MPIRUN_CMD (spawner "mpi") or PMIRUN_CMD ("pmi").

@@ -6,7 +6,9 @@
  *   gasnetrun_ibv --ssh-node ...      (a node of an ssh job; see node.c)
  *
  * Spawner: -spawner= beats GASNET_IBV_SPAWNER beats configure's
- * --with-ibv-spawner.  Usage errors and unavailable spawners exit 2.  The
+ * --with-ibv-spawner; without any of them (auto) the job runs locally only on
+ * one host outside any batch allocation (no host list), otherwise with mpi
+ * when it is built, else ssh (alloc.c).  Usage errors and unavailable spawners exit 2.  The
  * job's exit code is returned otherwise.
  */
 #include <ctype.h>
@@ -26,7 +28,7 @@
 #include "other/param/param.h"
 
 #ifndef GASNETI_DEFAULT_SPAWNER
-#define GASNETI_DEFAULT_SPAWNER "local"
+#define GASNETI_DEFAULT_SPAWNER "auto"
 #endif
 
 #ifndef GASNETI_HAVE_PMIX
@@ -228,6 +230,7 @@ static void parse_args(int argc, char **argv, gasnetrun_opts_t *o)
             exit(0);
         }
         if (!strncmp(a, "-spawner=", 9) || !strncmp(a, "--spawner=", 10)) {
+            if (o->spawner) usage_error("%s: -spawner given twice; give it once", a);
             o->spawner = strchr(a, '=') + 1;
             if (!*o->spawner) usage_error("%s: missing spawner name", a);
             continue;
@@ -236,11 +239,22 @@ static void parse_args(int argc, char **argv, gasnetrun_opts_t *o)
             const char *val = a[2] ? a + 2 : (i + 1 < argc ? argv[++i] : NULL);
             char opt[3] = {'-', a[1], '\0'};
             if (!val) usage_error("%s needs a value", opt);
+            if ((a[1] == 'n' && o->nprocs) || (a[1] == 'N' && o->nnodes))
+                usage_error("%s given twice (%s %s): give it once", opt, opt, val);
             if (a[1] == 'n') o->nprocs = parse_count(opt, val);
             if (a[1] == 'N') o->nnodes = parse_count(opt, val);
-            if (a[1] == 'E') {
+            if (a[1] == 'E') { /* repeated -E lists add up */
+                static char joined[8192];
                 check_envlist(val);
-                o->envlist = val;
+                if (o->envlist) {
+                    size_t have = strlen(joined);
+                    if (have + 1 + strlen(val) >= sizeof(joined))
+                        usage_error("-E lists longer than %zu characters", sizeof(joined) - 1);
+                    snprintf(joined + have, sizeof(joined) - have, ",%s", val);
+                } else {
+                    snprintf(joined, sizeof(joined), "%s", val);
+                }
+                o->envlist = joined;
             }
             continue;
         }
@@ -283,14 +297,32 @@ void gasnetrun_sweep_shm(const char *jobid, int keep, int verbose)
         closedir(d);
     }
     if (keep && !found) gasnetrun_say("-k: no temporary files (" SHM_DIR "/%s*) to keep", prefix);
+    gasnetrun_janitor_done();
 }
 
-static const char *choose_spawner(const gasnetrun_opts_t *o)
+/* The spawner and why it was chosen: -spawner=, else GASNET_IBV_SPAWNER,
+ * else configure's --with-ibv-spawner, else (auto) local on one host outside
+ * any allocation, otherwise mpi when built, else ssh. */
+static const char *choose_spawner(const gasnetrun_opts_t *o, char *why, size_t len)
 {
-    if (o->spawner) return o->spawner;
-    if (gasneti_param_isset(GASNETI_PARAM_GASNET_IBV_SPAWNER))
-        return GASNETI_PARAM_STR(GASNET_IBV_SPAWNER);
-    return GASNETI_DEFAULT_SPAWNER;
+    const char *name = GASNETI_DEFAULT_SPAWNER;
+    snprintf(why, len, "configure --with-ibv-spawner=%s", name);
+    if (o->spawner) {
+        name = o->spawner;
+        snprintf(why, len, "-spawner=%s", name);
+    } else if (gasneti_param_isset(GASNETI_PARAM_GASNET_IBV_SPAWNER)) {
+        name = GASNETI_PARAM_STR(GASNET_IBV_SPAWNER);
+        snprintf(why, len, "GASNET_IBV_SPAWNER=%s", name);
+    }
+    if (strcmp(name, "auto") != 0) return name;
+    const char *alloc = gasnetrun_allocation();
+    if (!alloc) {
+        snprintf(why, len, "default: one host, no batch allocation and no host list");
+        return "local";
+    }
+    snprintf(why, len, "default: %s is set, so not local; %s", alloc,
+             GASNETI_HAVE_MPI_SPAWNER ? "mpi is available" : "mpi is not built, so ssh");
+    return GASNETI_HAVE_MPI_SPAWNER ? "mpi" : "ssh";
 }
 
 static int local_main(gasnetrun_opts_t *opts)
@@ -323,8 +355,10 @@ static int local_main(gasnetrun_opts_t *opts)
         return 1;
     }
     if (gasnetrun_hub_signals(&job) != 0) return 1;
+    if (!opts->keep) gasnetrun_janitor_start(job.jobid);
     int code = gasnetrun_local_spawn(&job);
     if (code == 0) code = gasnetrun_hub_run(&job);
+    gasnetrun_job_free(&job);
     gasnetrun_sweep_shm(job.jobid, opts->keep, opts->verbose);
     gasnetrun_verbose(opts, "job %s exit code %d", job.jobid, code);
     return code;
@@ -342,7 +376,8 @@ int main(int argc, char **argv)
      * report (they end the job at startup). */
     (void)gasneti_params_load();
 
-    const char *spawner = choose_spawner(&opts);
+    char why[256];
+    const char *spawner = choose_spawner(&opts, why, sizeof(why));
     int known = 0;
     for (size_t i = 0; i < sizeof(spawners) / sizeof(spawners[0]); i++)
         if (!strcmp(spawner, spawners[i].name) && spawners[i].built) known = 1;
@@ -353,6 +388,12 @@ int main(int argc, char **argv)
                       opts.spawner ? "" : "; it came from GASNET_IBV_SPAWNER or configure");
         return 2;
     }
+    gasnetrun_verbose(&opts, "spawner %s (%s)", spawner, why);
+    const char *alloc = gasnetrun_allocation();
+    if (!strcmp(spawner, "local") && alloc && opts.nprocs > 1 && !opts.spawner)
+        gasnetrun_say("note: %s is set, but the local spawner (%s) starts all %ld processes on "
+                      "this host; use -spawner=ssh or -spawner=mpi to use the allocation",
+                      alloc, why, opts.nprocs);
     if (opts.nnodes > opts.nprocs)
         usage_error("-N %ld is more nodes than processes (-n %ld)", opts.nnodes, opts.nprocs);
     if (!strcmp(spawner, "local")) return local_main(&opts);

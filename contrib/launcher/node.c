@@ -203,7 +203,8 @@ static void start_ranks(void)
         fcntl(rk->out, F_SETFL, fcntl(rk->out, F_GETFL) | O_NONBLOCK);
         gasnetrun_conn_init(&rk->conn, sock, sock, GASNETI_BSP_DIR_HUB, 0);
         if (err)
-            gasnetrun_say("cannot execute '%s' in %s: %s", nd.s.prog_argv[0], nd.s.cwd,
+            gasnetrun_say("cannot execute '%s' in %s: %s", nd.s.prog_argv[0],
+                          nd.s.cwd[0] ? nd.s.cwd : "the login directory (GASNET_SSH_KEEPDIR)",
                           strerror(err));
         else
             verbose("rank %u is pid %ld", (unsigned)r, (long)pid);
@@ -493,12 +494,13 @@ int gasnetrun_node_main(int argc, char **argv)
     if (read_setup() != 0) return 1;
     snprintf(prefix, sizeof(prefix), GASNETRUN_NAME "[%s]", host_of(nd.s.host_lo));
     gasnetrun_set_prefix(prefix);
-    if (chdir(nd.s.cwd) != 0) {
+    if (nd.s.cwd[0] && chdir(nd.s.cwd) != 0) { /* "": GASNET_SSH_KEEPDIR */
         gasnetrun_say("cannot change to directory %s: %s (GASNET_SSH_REMOTE_PATH)", nd.s.cwd,
                       strerror(errno));
         return 1;
     }
     if (gasnetrun_hub_signals(&nd.sig) != 0) return 1;
+    if (!nd.s.keep) gasnetrun_janitor_start(nd.s.jobid);
     gasnetrun_layout(nd.s.nranks, nd.s.nhosts, nd.s.host_lo, &nd.first, &nd.count);
     uint32_t lf, lc;
     gasnetrun_layout(nd.s.nranks, nd.s.nhosts, nd.s.host_hi - 1, &lf, &lc);

@@ -285,6 +285,109 @@ int gasnetrun_hosts_read(const char *path, char ***hosts, uint32_t *n, char *err
     return 0;
 }
 
+int gasnetrun_host_check(const char *host, char *err, size_t errlen)
+{
+    if (!*host || host[0] == '-') {
+        seterr(err, errlen, "'%s' is not a host name (it %s)", host,
+               *host ? "starts with '-' and would be read as an option of the remote shell"
+                     : "is empty");
+        return -1;
+    }
+    for (const char *c = host; *c; c++) {
+        if (isalnum((unsigned char)*c) || strchr("._-:@[]%", *c)) continue;
+        seterr(err, errlen, "'%s' is not a host name (character '%c' is not allowed)", host, *c);
+        return -1;
+    }
+    return 0;
+}
+
+/* Appends prefix + every value of one "[lo-hi,n,...]" range list (zero
+ * padding kept as written) + the expansion of rest (which may hold further
+ * brackets). */
+static int slurm_expand(const char *prefix, size_t plen, const char *text, char ***hosts,
+                        uint32_t *n, char *err, size_t errlen);
+
+static int slurm_one(const char *word, size_t len, char ***hosts, uint32_t *n, char *err,
+                     size_t errlen)
+{
+    char *w = strndup(word, len);
+    if (!w) return -1;
+    int rc = slurm_expand("", 0, w, hosts, n, err, errlen);
+    free(w);
+    return rc;
+}
+
+static int slurm_expand(const char *prefix, size_t plen, const char *text, char ***hosts,
+                        uint32_t *n, char *err, size_t errlen)
+{
+    const char *open = strchr(text, '[');
+    if (!open) {
+        size_t tl = strlen(text);
+        char *h = malloc(plen + tl + 1);
+        if (!h) return -1;
+        memcpy(h, prefix, plen);
+        memcpy(h + plen, text, tl + 1);
+        host_add(hosts, n, h, plen + tl);
+        free(h);
+        return 0;
+    }
+    const char *close = strchr(open, ']');
+    if (!close) {
+        seterr(err, errlen, "unbalanced '[' in '%s'", text);
+        return -1;
+    }
+    size_t head = (size_t)(open - text);
+    for (const char *p = open + 1; p < close;) {
+        size_t rl = strcspn(p, ",]");
+        char *dash = memchr(p, '-', rl), *end;
+        unsigned long lo = strtoul(p, &end, 10), hi = lo;
+        int ok = end > p && (dash ? end == dash : end == p + rl);
+        if (ok && dash) {
+            hi = strtoul(dash + 1, &end, 10);
+            ok = end > dash + 1 && end == p + rl && hi >= lo && hi - lo < 65536;
+        }
+        if (!ok) {
+            seterr(err, errlen, "bad range '%.*s' in '%s'", (int)rl, p, text);
+            return -1;
+        }
+        int width = (int)(dash ? (size_t)(dash - p) : rl);
+        for (unsigned long v = lo; v <= hi; v++) {
+            char num[32];
+            int nl = snprintf(num, sizeof(num), "%0*lu", width, v);
+            size_t cap = plen + head + (size_t)nl + 1;
+            char *pre = malloc(cap);
+            if (!pre) return -1;
+            memcpy(pre, prefix, plen);
+            memcpy(pre + plen, text, head);
+            memcpy(pre + plen + head, num, (size_t)nl);
+            int rc = slurm_expand(pre, cap - 1, close + 1, hosts, n, err, errlen);
+            free(pre);
+            if (rc != 0) return rc;
+        }
+        p += rl + (p[rl] == ',');
+    }
+    return 0;
+}
+
+int gasnetrun_hosts_slurm(const char *list, char ***hosts, uint32_t *n, char *err, size_t errlen)
+{
+    /* Words are separated by commas outside brackets. */
+    for (const char *p = list; p && *p;) {
+        size_t len = 0;
+        int depth = 0;
+        while (p[len] && (depth || p[len] != ',')) {
+            depth += p[len] == '[' ? 1 : p[len] == ']' ? -1 : 0;
+            len++;
+        }
+        if (len && slurm_one(p, len, hosts, n, err, errlen) != 0) {
+            if (!err[0]) seterr(err, errlen, "out of memory");
+            return -1;
+        }
+        p += len + (p[len] == ',');
+    }
+    return 0;
+}
+
 /* ---- SETUP ------------------------------------------------------------------- */
 typedef struct {
     unsigned char *p;

@@ -61,6 +61,16 @@ void gasnetrun_hosts_parse(const char *text, char ***hosts, uint32_t *n);
  * or -1 with a message in err. */
 int gasnetrun_hosts_read(const char *path, char ***hosts, uint32_t *n, char *err, size_t errlen);
 
+/* 0 if host can be given to a remote shell as a host name; else -1 with
+ * the reason in err (empty, starts with '-' so it would be an option, or a
+ * character outside letters, digits and ._-:@[]%). */
+int gasnetrun_host_check(const char *host, char *err, size_t errlen);
+
+/* Host list from a Slurm node list ("a,b[1-3,07-08],c"; brackets expand to
+ * the numbers, zero padding as written) appended to *hosts and *n.  Returns
+ * 0, or -1 with a message in err. */
+int gasnetrun_hosts_slurm(const char *list, char ***hosts, uint32_t *n, char *err, size_t errlen);
+
 /* What a node needs to know (the SETUP frame). */
 typedef struct {
     char *jobid;

@@ -11,6 +11,9 @@
  * (bootstrap/mpi, bootstrap/pmi) do the rest.  The job id names the ranks'
  * shared-memory objects, which gasnetrun_ibv removes afterwards.
  *
+ * The ranks also get GASNETRUN_EXIT_ADDR/KEY of the exit relay (relay.c),
+ * through which a rank's gasnet_exit reaches the others at once.
+ *
  * The command runs in its own process group and gets SIGTERM when
  * gasnetrun_ibv dies (PR_SET_PDEATHSIG), so that mpirun can end its ranks.
  * SIGINT/SIGTERM/SIGHUP to gasnetrun_ibv are passed to it; if it is still
@@ -64,11 +67,12 @@ static const char *pick_template(int pmi, const char **from)
 }
 
 /* "env GASNET_IBV_SPAWNER=x GASNETRUN_JOBID=id GASNET_...=... VAR=... prog". */
-static char **wrapped_program(const gasnetrun_opts_t *opts, const char *spawner, const char *jobid)
+static char **wrapped_program(const gasnetrun_opts_t *opts, const char *spawner, const char *jobid,
+                              const gasnetrun_relay_t *relay)
 {
     size_t n = 0;
     for (char **e = environ; *e; e++) n++;
-    char **w = calloc(n + 5, sizeof(char *));
+    char **w = calloc(n + 7, sizeof(char *));
     if (!w) return NULL;
     size_t k = 0;
     w[k++] = strdup("env");
@@ -77,6 +81,13 @@ static char **wrapped_program(const gasnetrun_opts_t *opts, const char *spawner,
     w[k++] = strdup(buf);
     snprintf(buf, sizeof(buf), "GASNETRUN_JOBID=%s", jobid);
     w[k++] = strdup(buf);
+    if (relay) {
+        char addr[400];
+        snprintf(addr, sizeof(addr), "GASNETRUN_EXIT_ADDR=%s", gasnetrun_relay_addr(relay));
+        w[k++] = strdup(addr);
+        snprintf(buf, sizeof(buf), "GASNETRUN_EXIT_KEY=%s", gasnetrun_relay_key(relay));
+        w[k++] = strdup(buf);
+    }
     for (char **e = environ; *e; e++) {
         int ours = !strncmp(*e, "GASNET_", 7) && strncmp(*e, "GASNET_IBV_SPAWNER=", 19);
         size_t nl = strcspn(*e, "=");
@@ -94,10 +105,12 @@ static char **wrapped_program(const gasnetrun_opts_t *opts, const char *spawner,
     return w;
 }
 
-static int run(char **argv, const char *from, const char *tmpl)
+static int run(char **argv, const char *from, const char *tmpl, const gasnetrun_opts_t *opts,
+               const char *jobid, gasnetrun_relay_t *relay)
 {
     gasnetrun_job_t sig = {0};
     if (gasnetrun_hub_signals(&sig) != 0) return 1;
+    if (!opts->keep) gasnetrun_janitor_start(jobid);
     int rep[2];
     if (pipe2(rep, O_CLOEXEC) != 0) {
         gasnetrun_say("cannot create a pipe: %s", strerror(errno));
@@ -126,6 +139,7 @@ static int run(char **argv, const char *from, const char *tmpl)
         return 1;
     }
     setpgid(pid, pid);
+    gasnetrun_janitor_watch(pid);
     int err = 0;
     if (read(rep[0], &err, sizeof(err)) == (ssize_t)sizeof(err) && err) {
         close(rep[0]);
@@ -146,9 +160,15 @@ static int run(char **argv, const char *from, const char *tmpl)
             return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
         }
         if (w < 0 && errno != EINTR) return 1;
-        struct pollfd p = {.fd = sig.sigpipe[0], .events = POLLIN};
-        int timeout = kill_at ? 100 : -1;
-        poll(&p, 1, timeout);
+        size_t np = 1 + gasnetrun_relay_npeers(relay);
+        struct pollfd *p = calloc(np, sizeof(*p));
+        if (p) {
+            p[0] = (struct pollfd){.fd = sig.sigpipe[0], .events = POLLIN};
+            np = 1 + gasnetrun_relay_pollfds(relay, p + 1, np - 1);
+            poll(p, (nfds_t)np, kill_at || gasnetrun_relay_waiting(relay) ? 100 : 1000);
+            free(p);
+        }
+        gasnetrun_relay_service(relay);
         unsigned char sigs[16];
         ssize_t got;
         while ((got = read(sig.sigpipe[0], sigs, sizeof(sigs))) > 0)
@@ -170,6 +190,27 @@ static int run(char **argv, const char *from, const char *tmpl)
     }
 }
 
+/* -t: where the ranks go when the allocation's hosts are known.  mpirun
+ * places them; this is the block layout its default by-slot mapping gives
+ * with equal slots per host (-N hosts, else one per process up to the list). */
+static void dryrun_hosts(const gasnetrun_opts_t *opts)
+{
+    uint32_t n = 0;
+    const char *from = NULL;
+    char **hosts = gasnetrun_job_hosts(&n, &from, 1);
+    if (!hosts) return;
+    uint32_t use = opts->nnodes && opts->nnodes < (long)n ? (uint32_t)opts->nnodes : n;
+    if ((long)use > opts->nprocs) use = (uint32_t)opts->nprocs;
+    for (uint32_t h = 0; h < use; h++) {
+        uint32_t first, count;
+        gasnetrun_layout((uint32_t)opts->nprocs, use, h, &first, &count);
+        printf(GASNETRUN_NAME ": expected placement (hosts from %s): %s ranks %u..%u\n", from,
+               hosts[h], (unsigned)first, (unsigned)(first + count - 1));
+    }
+    fflush(stdout);
+    gasnetrun_hosts_free(hosts, n);
+}
+
 int gasnetrun_mpirun_main(gasnetrun_opts_t *opts, const char *spawner)
 {
     int pmi = !strcmp(spawner, "pmi");
@@ -179,9 +220,11 @@ int gasnetrun_mpirun_main(gasnetrun_opts_t *opts, const char *spawner)
     gasnetrun_job_t tmp = {0};
     gasnetrun_make_jobid(&tmp);
     snprintf(jobid, sizeof(jobid), "%s", tmp.jobid);
-    char **prog = wrapped_program(opts, spawner, jobid);
+    gasnetrun_relay_t *relay = opts->test_only ? NULL : gasnetrun_relay_open(opts);
+    char **prog = wrapped_program(opts, spawner, jobid, relay);
     if (!prog) {
         gasnetrun_say("out of memory");
+        gasnetrun_relay_close(relay);
         return 1;
     }
     gasnetrun_template_t v = {
@@ -197,6 +240,7 @@ int gasnetrun_mpirun_main(gasnetrun_opts_t *opts, const char *spawner)
     if (gasnetrun_expand_template(tmpl, &v, &argv, err, sizeof(err)) < 0) {
         gasnetrun_say("%s: %s", from, err);
         gasnetrun_words_free(prog);
+        gasnetrun_relay_close(relay);
         return 2;
     }
     gasnetrun_words_free(prog);
@@ -205,13 +249,15 @@ int gasnetrun_mpirun_main(gasnetrun_opts_t *opts, const char *spawner)
                       opts->nprocs == 1 ? "" : "es", from, line ? line : "?");
     if (opts->test_only) {
         printf(GASNETRUN_NAME ": would run: %s\n", line ? line : "?");
+        dryrun_hosts(opts);
         fflush(stdout);
         free(line);
         gasnetrun_words_free(argv);
         return 0;
     }
     free(line);
-    int code = run(argv, from, tmpl);
+    int code = run(argv, from, tmpl, opts, jobid, relay);
+    gasnetrun_relay_close(relay);
     gasnetrun_words_free(argv);
     gasnetrun_sweep_shm(jobid, opts->keep, opts->verbose);
     gasnetrun_verbose(opts, "job %s exit code %d", jobid, code);

@@ -2,7 +2,7 @@
  * -spawner=ssh).
  *
  * Hosts come from GASNET_SSH_NODEFILE, else GASNET_NODEFILE, else
- * GASNET_SSH_SERVERS, else PBS_NODEFILE; -N picks how many (default: one
+ * GASNET_SSH_SERVERS, else the batch system's list (alloc.c); -N picks how many (default: one
  * per process up to the list's length).  Ranks are laid out in blocks
  * (setup.h).  The root runs no rank itself: it splits the hosts into at
  * most GASNET_SSH_OUT_DEGREE chunks and starts, over ssh, a gasnetrun_ibv
@@ -14,7 +14,8 @@
  *
  * The ranks get the environment their host's sshd gives them, plus every
  * GASNET_* variable of the root and the variables named by -E, in the
- * directory GASNET_SSH_REMOTE_PATH (default: the root's current directory).
+ * directory GASNET_SSH_REMOTE_PATH (default: the root's current directory),
+ * or with GASNET_SSH_KEEPDIR=1 in the directory their remote login starts in.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -28,44 +29,6 @@
 #include "other/param/param.h"
 
 extern char **environ;
-
-/* The host list, or NULL after printing why there is none. */
-static char **ssh_hosts(uint32_t *n, const char **from)
-{
-    char **hosts = NULL;
-    char err[512];
-    *n = 0;
-    static const struct {
-        gasneti_param_id_t id;
-        const char *name;
-    } files[] = {{GASNETI_PARAM_GASNET_SSH_NODEFILE, "GASNET_SSH_NODEFILE"},
-                 {GASNETI_PARAM_GASNET_NODEFILE, "GASNET_NODEFILE"}};
-    for (size_t i = 0; i < 2; i++) {
-        if (!gasneti_param_isset(files[i].id)) continue;
-        const char *path = gasneti_param_str(files[i].id);
-        if (gasnetrun_hosts_read(path, &hosts, n, err, sizeof(err)) != 0) {
-            gasnetrun_say("%s=%s: %s", files[i].name, path, err);
-            return NULL;
-        }
-        *from = files[i].name;
-        if (!*n) gasnetrun_say("%s=%s names no host", files[i].name, path);
-        return *n ? hosts : NULL;
-    }
-    if (gasneti_param_isset(GASNETI_PARAM_GASNET_SSH_SERVERS)) {
-        gasnetrun_hosts_parse(GASNETI_PARAM_STR(GASNET_SSH_SERVERS), &hosts, n);
-        *from = "GASNET_SSH_SERVERS";
-        if (!*n) gasnetrun_say("GASNET_SSH_SERVERS names no host");
-        return *n ? hosts : NULL;
-    }
-    const char *pbs = gasneti_getenv_raw("PBS_NODEFILE");
-    if (pbs && *pbs && gasnetrun_hosts_read(pbs, &hosts, n, err, sizeof(err)) == 0 && *n) {
-        *from = "PBS_NODEFILE";
-        return hosts;
-    }
-    gasnetrun_say("the ssh spawner needs a host list: set GASNET_SSH_SERVERS=\"host1 host2 ...\" "
-                  "or GASNET_SSH_NODEFILE=<file with one host per line>");
-    return NULL;
-}
 
 /* GASNET_SSH_CMD, GASNET_SSH_OPTIONS, and for OpenSSH the options that keep
  * it from prompting (after the user's: OpenSSH keeps the first value). */
@@ -81,7 +44,7 @@ static char **ssh_argv(void)
     }
     size_t n = 0;
     while (opts[n]) n++;
-    char **argv = calloc(n + 6, sizeof(char *));
+    char **argv = calloc(n + 7, sizeof(char *));
     if (!argv) return NULL;
     size_t k = 0;
     argv[k++] = strdup(cmd && *cmd ? cmd : "ssh");
@@ -94,6 +57,7 @@ static char **ssh_argv(void)
         argv[k++] = strdup("BatchMode=yes");
         argv[k++] = strdup("-o");
         argv[k++] = strdup("StrictHostKeyChecking=no");
+        argv[k++] = strdup("--"); /* the host is never an option */
     }
     argv[k] = NULL;
     return argv;
@@ -156,7 +120,7 @@ int gasnetrun_ssh_main(gasnetrun_opts_t *opts)
 {
     const char *from = NULL;
     uint32_t nlisted = 0;
-    char **hosts = ssh_hosts(&nlisted, &from);
+    char **hosts = gasnetrun_job_hosts(&nlisted, &from, 0);
     if (!hosts) return 2;
     if (opts->nprocs > GASNETRUN_SSH_MAX_PROCS) {
         gasnetrun_say("-n %ld: the ssh spawner starts at most %ld processes", opts->nprocs,
@@ -189,7 +153,9 @@ int gasnetrun_ssh_main(gasnetrun_opts_t *opts)
         return 1;
     }
     self[sl] = '\0';
-    const char *dir = gasneti_param_isset(GASNETI_PARAM_GASNET_SSH_REMOTE_PATH)
+    /* GASNET_SSH_KEEPDIR: "" tells the nodes not to change directory. */
+    const char *dir = GASNETI_PARAM_BOOL(GASNET_SSH_KEEPDIR) ? ""
+                      : gasneti_param_isset(GASNETI_PARAM_GASNET_SSH_REMOTE_PATH)
                           ? GASNETI_PARAM_STR(GASNET_SSH_REMOTE_PATH)
                           : getcwd(cwd, sizeof(cwd));
     char **sargv = ssh_argv();
@@ -209,6 +175,9 @@ int gasnetrun_ssh_main(gasnetrun_opts_t *opts)
                       nhosts == 1 ? "" : "s", from, (unsigned)s.degree, job.exit_timeout);
     if (opts->test_only) {
         dryrun(&job, &s, UINT32_MAX, 0, nhosts);
+        gasnetrun_hosts_free(hosts, nlisted);
+        gasnetrun_words_free(sargv);
+        gasnetrun_words_free(env);
         return 0;
     }
 
@@ -263,6 +232,10 @@ int gasnetrun_ssh_main(gasnetrun_opts_t *opts)
     }
     free(lo);
     int code = gasnetrun_hub_run(&job);
+    gasnetrun_job_free(&job);
+    gasnetrun_hosts_free(hosts, nlisted);
+    gasnetrun_words_free(sargv);
+    gasnetrun_words_free(env);
     gasnetrun_sweep_shm(job.jobid, opts->keep, opts->verbose);
     gasnetrun_verbose(opts, "job %s exit code %d", job.jobid, code);
     return code;

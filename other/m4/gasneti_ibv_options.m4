@@ -20,9 +20,9 @@ AC_DEFUN([GASNETI_CHECK_IBV_OPTIONS], [
     [gasneti_ibv_max_medium=$withval], [gasneti_ibv_max_medium=65536])
   AC_DEFINE_UNQUOTED([GASNETC_IBV_MAX_MEDIUM], [$gasneti_ibv_max_medium], [AM Medium buffer size])
   AC_ARG_WITH([ibv-spawner],
-    [AS_HELP_STRING([--with-ibv-spawner=NAME], [default spawner of gasnetrun_ibv: local, ssh, mpi or pmi (default local)])],
-    [gasneti_ibv_spawner=$withval], [gasneti_ibv_spawner=local])
-  AS_CASE([$gasneti_ibv_spawner], [local|ssh|mpi|pmi], [],
+    [AS_HELP_STRING([--with-ibv-spawner=NAME], [default spawner of gasnetrun_ibv: local, ssh, mpi or pmi (default auto: mpi when MPI is found, else ssh; local on one host outside any batch allocation)])],
+    [gasneti_ibv_spawner=$withval], [gasneti_ibv_spawner=auto])
+  AS_CASE([$gasneti_ibv_spawner], [auto|local|ssh|mpi|pmi], [],
     [AC_MSG_ERROR([--with-ibv-spawner=$gasneti_ibv_spawner: expected local, ssh, mpi or pmi])])
   AC_DEFINE_UNQUOTED([GASNETI_DEFAULT_SPAWNER], ["$gasneti_ibv_spawner"], [default spawner])
   AC_SUBST([GASNETI_DEFAULT_SPAWNER], [$gasneti_ibv_spawner])

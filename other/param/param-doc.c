@@ -8,7 +8,7 @@
  * not depend on how the tree was configured, so the two configure-chosen
  * defaults are shown as configure's own defaults (see params.def).
  */
-#define GASNETI_PARAM_DEFAULT_SPAWNER "local"
+#define GASNETI_PARAM_DEFAULT_SPAWNER "auto"
 #define GASNETI_PARAM_DEFAULT_IBV_PORTS ""
 
 #include "other/param/param-table.h"

@@ -131,13 +131,16 @@ copy_sources() {
         { git -C "$SRC" ls-files -z &&
           git -C "$SRC" ls-files -z --others --exclude-standard -- '*.c' '*.h' '*.mk' '*.am' \
               '*.ac' '*.m4' '*.def' '*.manifest' '*.sh' '*.py' ${skip[@]+"${skip[@]}"}; } |
-            rsync -a --ignore-missing-args --from0 --files-from=- "$SRC/" "$dest/"
+            while IFS= read -r -d '' f; do # tracked files deleted in the worktree are skipped
+                if [ -e "$SRC/$f" ] || [ -L "$SRC/$f" ]; then printf '%s\0' "$f"; fi
+            done | tar -C "$SRC" --null -T - -cf - | tar -C "$dest" -xf -
     elif [ -f "$SRC/config.status" ]; then
         echo "sources: make distdir of $SRC (configured in-tree, no .git)"
         make -s -C "$SRC" distdir distdir="$dest" >/dev/null
     else
         echo "sources: all of $SRC (no .git, not configured in-tree)"
-        rsync -a --exclude autom4te.cache --exclude tests/softroce/variant-builds "$SRC/" "$dest/"
+        tar -C "$SRC" --exclude=./autom4te.cache --exclude=./tests/softroce/variant-builds -cf - . |
+            tar -C "$dest" -xf -
     fi
 }
 

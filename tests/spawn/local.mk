@@ -6,6 +6,7 @@
 #   tests/spawn/mpi-spawn.sh mpi    mpi spawner through Open MPI's mpirun
 #   tests/spawn/mpi-spawn.sh pmi    pmi spawner through mpirun's PMIx server
 #   tests/spawn/startup-time.sh     launch-to-attach times (not run by make check)
+#   tests/spawn/launcher-leaks.sh   the launcher under AddressSanitizer: no leak
 # The scripts run from tests/integration/manifest.d/spawn.manifest.
 UNIT_TESTS += tests/spawn/test-spawn-units
 tests_spawn_test_spawn_units_SOURCES = tests/spawn/test-spawn-units.c contrib/launcher/setup.c
@@ -19,8 +20,12 @@ tests_spawn_attach_time_CFLAGS = $(GASNETI_WARN_CFLAGS)
 tests_spawn_attach_time_LDADD = $(TEST_SEQ_LIBS)
 
 EXTRA_DIST += tests/spawn/README tests/spawn/sshd.sh tests/spawn/ssh-spawn.sh \
-	tests/spawn/mpi-spawn.sh tests/spawn/signal-check.sh tests/spawn/ssh-verbs.sh tests/spawn/startup-time.sh \
+	tests/spawn/mpi-spawn.sh tests/spawn/signal-check.sh tests/spawn/ssh-verbs.sh tests/spawn/startup-time.sh tests/spawn/launcher-leaks.sh \
 	tests/integration/manifest.d/spawn.manifest
+
+# The install-list check (contrib/check-deps.py), run from deps.manifest.
+EXTRA_DIST += contrib/check-deps.py tests/deps/check-deps-test.sh \
+	tests/integration/manifest.d/deps.manifest
 
 # The same integration programs linked with the mpi spawner: built with
 # $(MPICC), the spawner library forced in with -u (bootstrap/README).

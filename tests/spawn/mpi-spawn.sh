@@ -117,6 +117,19 @@ job crash '!0' 120 -- $(L) -n 4 "$dir/exitcode$sfx" crash && ok "a rank dies of 
 job hello 0 120 -- $(L) -n 4 "$dir/exitcode$sfx" hello &&
     { [ "$(count goodbye-from-rank-)" = 4 ] && ok "collective gasnet_exit(0): every rank's last line, exit 0" ||
         bad "hello: missing goodbye lines"; }
+# The exit relay: rank 1 leaves alone with exit code 0 while the others sit
+# outside any bootstrap call; only gasnetrun_ibv's relay can reach them (pmi:
+# bootstrap-child uses the plugins of the main library).  They must report
+# the exit request within the window; the job's code is mpirun's (1 here:
+# bootstrap-child's handler _exits without PMIx_Finalize).
+child=$build/tests/unit/bootstrap-child
+if [ "$mode" = pmi ] && [ -x "$child" ]; then
+    # shellcheck disable=SC2046
+    job relay '!0' 60 -- $(L) -n 4 "$child" exit0-alone &&
+        { [ "$(count "exit request with code 0")" = 3 ] && ! has "FAIL no exit request" &&
+            ok "exit relay: rank 1 exits 0 alone, the 3 others get the exit request" ||
+            bad "relay: not every other rank got the exit request"; }
+fi
 job direct 0 120 -- mpirun --oversubscribe -np 4 -x GASNET_IBV_SPAWNER="$mode" "$dir/am-args$sfx" &&
     { has "PASS am-args" && ok "started by mpirun directly (GASNET_IBV_SPAWNER=$mode): exit 0" ||
         bad "direct: no PASS"; }
@@ -138,6 +151,16 @@ signal_job() { # NAME SIGNAL EXPECT
 signal_job "SIGINT to the launcher: exit 130, no process left" INT 130
 signal_job "SIGTERM to the launcher: exit 143, no process left" TERM 143
 signal_job "SIGKILL to the launcher: mpirun and every rank go away" KILL 137
+
+# SIGKILL to mpirun itself (not the launcher): the launcher reports 137 and
+# ends; the ranks lose the exit relay and leave; nothing may remain.
+mpirun_of() { # TAG: the pid of the tagged mpirun
+    local p
+    for p in $(tagged "$1"); do
+        [ "$(cat /proc/"$p"/comm 2>/dev/null)" = mpirun ] && echo "$p"
+    done
+}
+signal_target=mpirun_of signal_job "SIGKILL to mpirun: exit 137, no rank left" KILL 137
 
 if [ $failures -gt 0 ]; then
     echo "$failures check(s) FAILED"

@@ -149,6 +149,26 @@ job "coll-16" 0 120 GASNET_SSH_CMD="$work/fake-rsh" GASNET_SSH_SERVERS="$H16" GA
         ok "16 hosts, out-degree 2 (GASNET_SSH_CMD=a fake remote shell): collectives through 4 levels of nodes" ||
         bad "coll-16: not every rank checked its collectives"; }
 
+# GASNET_SSH_KEEPDIR: a fake remote shell whose "login" starts in
+# $work/home; by default the ranks change to the launcher's directory, with
+# GASNET_SSH_KEEPDIR=1 they stay where the login put them.
+mkdir -p "$work/home"
+cat >"$work/fake-rsh-home" <<FAKE
+#!/bin/sh
+while [ \$# -gt 2 ]; do shift; done
+cd "$work/home" && exec sh -c "\$2"
+FAKE
+chmod +x "$work/fake-rsh-home"
+job "keepdir-0" 0 60 GASNET_SSH_CMD="$work/fake-rsh-home" GASNET_SSH_SERVERS="h0 h1" \
+    -- -n 2 /bin/sh -c 'echo "cwd=$(pwd)"' &&
+    { [ "$(count "cwd=$(pwd)")" = 2 ] && ok "ranks run in the launcher's directory by default" ||
+        bad "keepdir-0: ranks not in $(pwd)"; }
+job "keepdir-1" 0 60 GASNET_SSH_CMD="$work/fake-rsh-home" GASNET_SSH_SERVERS="h0 h1" GASNET_SSH_KEEPDIR=1 \
+    -- -n 2 /bin/sh -c 'echo "cwd=$(pwd)"' &&
+    { [ "$(count "cwd=$work/home")" = 2 ] &&
+        ok "GASNET_SSH_KEEPDIR=1: ranks stay in the directory their remote login starts in" ||
+        bad "keepdir-1: ranks not in $work/home"; }
+
 # ---- exit codes -------------------------------------------------------------------
 job "exit3" 3 120 -- -n 4 "$B/tests/integration/exitcode" exit3 &&
     ok "rank 3 calls gasnet_exit(3) while the others wait in a barrier: the job exits 3"

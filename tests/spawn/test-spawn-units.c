@@ -178,6 +178,32 @@ static void test_hosts(void)
     check(ok, "missing node file: %s", err);
     for (uint32_t i = 0; i < n; i++) free(h[i]);
     free(h);
+
+    h = NULL;
+    n = 0;
+    err[0] = '\0';
+    ok = gasnetrun_hosts_slurm("a,n[01-03,7],r[1-2]x[8-9]", &h, &n, err, sizeof(err)) == 0;
+    ok &= n == 9 && !strcmp(h[0], "a") && !strcmp(h[1], "n01") && !strcmp(h[3], "n03") &&
+          !strcmp(h[4], "n7") && !strcmp(h[5], "r1x8") && !strcmp(h[8], "r2x9");
+    check(ok, "Slurm node list: ranges, zero padding, lists, two brackets (%u hosts)", n);
+    for (uint32_t i = 0; i < n; i++) free(h[i]);
+    free(h);
+    h = NULL;
+    n = 0;
+    ok = gasnetrun_hosts_slurm("n[3-1]", &h, &n, err, sizeof(err)) != 0 && strstr(err, "bad range");
+    ok &= gasnetrun_hosts_slurm("n[1-2", &h, &n, err, sizeof(err)) != 0 && strstr(err, "unbalanced");
+    check(ok, "Slurm node list errors: %s", err);
+    free(h);
+    static const struct {
+        const char *host;
+        int ok;
+    } names[] = {{"node-1.example.org", 1}, {"user@10.0.0.1", 1}, {"fe80::1%eth0", 1},
+                 {"-oProxyCommand=x", 0},   {"", 0},            {"a b", 0},
+                 {"a;b", 0}};
+    ok = 1;
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        ok &= (gasnetrun_host_check(names[i].host, err, sizeof(err)) == 0) == names[i].ok;
+    check(ok, "host names: letters, digits, ._-:@%%[]; never a leading '-'");
 }
 
 static void test_setup(void)

@@ -167,6 +167,27 @@ int main(int argc, char **argv)
         printf("rank %u: FAIL barrier completed without rank 1\n", (unsigned)me);
         return 1;
     }
+    if (!strcmp(mode, "exit0-alone")) {
+        /* Rank 1 leaves with gasnet_exit(0) semantics while the others are
+         * busy outside any bootstrap call: only the launcher can tell them. */
+        boot->barrier();
+        if (me == 1) {
+            boot->notify_exit(0);
+            boot->fini();
+            return 0;
+        }
+        nap(30);
+        printf("rank %u: FAIL no exit request within 30 s\n", (unsigned)me);
+        return 1;
+    }
+    if (!strcmp(mode, "exit0-then9")) {
+        /* Like a tool (valgrind --error-exitcode=9) that reports through the
+         * exit status after the program asked for exit 0. */
+        boot->barrier();
+        boot->notify_exit(0);
+        boot->fini();
+        _exit(me == 1 ? 9 : 0);
+    }
     if (!strcmp(mode, "segv") || !strcmp(mode, "abort")) {
         boot->barrier();
         if (!strcmp(mode, "segv") && me == nranks - 1) raise(SIGSEGV);
@@ -196,13 +217,18 @@ int main(int argc, char **argv)
         boot->barrier();
         return 1;
     }
-    if (!strcmp(mode, "shm")) {
+    if (!strcmp(mode, "shm") || !strcmp(mode, "shm-sleep")) {
         if (me == 0) {
             char path[256];
             snprintf(path, sizeof(path), "/dev/shm/gasnet-ibv-%s-leftover", gasneti_bootstrap_jobid());
             int fd = open(path, O_WRONLY | O_CREAT, 0600);
             if (fd >= 0) close(fd);
             printf("rank 0: created %s\n", path);
+        }
+        if (!strcmp(mode, "shm-sleep")) { /* the launcher is killed meanwhile */
+            if (argc > 2) write_pid(argv[2]);
+            nap(60);
+            return 1;
         }
         boot->barrier();
         boot->notify_exit(0);

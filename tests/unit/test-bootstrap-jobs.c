@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "build-config.h"
 #include "tests/unit/test-bootstrap.h"
 
 static char launcher[PATH_MAX + 32], child[PATH_MAX + 32], piddir[PATH_MAX];
@@ -224,6 +225,12 @@ static void jobs_exits(job_t *j)
     tb_check(ok, "a rank ending with 0 ends the job with 0; watchdogs exit with that code");
     show(j, ok);
 
+    run(j, NULL, 30, NO_ACT, (const char *[]){L, "-n", "2", C, "exit0-then9", piddir, NULL});
+    ok = exit_code(j) == 9 && strstr(j->out, "exited with code 9 after the job began to exit") &&
+         no_survivors(2);
+    tb_check(ok, "EXIT(0) then a real exit status 9 (valgrind --error-exitcode): job exits 9");
+    show(j, ok);
+
     run(j, NULL, 30, NO_ACT, (const char *[]){L, "-n", "4", C, "segv", piddir, NULL});
     ok = exit_code(j) == 128 + SIGSEGV && strstr(j->out, "was killed by signal SIGSEGV") &&
          j->elapsed < 20 && no_survivors(2);
@@ -286,7 +293,7 @@ static void jobs_cli(job_t *j)
     show(j, ok);
 
     static const struct {
-        const char *a[6];
+        const char *a[7];
         const char *msg;
     } bad[] = {
         {{"true", NULL}, "missing -n"},
@@ -294,12 +301,13 @@ static void jobs_cli(job_t *j)
         {{"-n", "2", "-q", "true", NULL}, "unknown option '-q'"},
         {{"-n", "2", NULL}, "missing the program"},
         {{"-n", "2", "-E", "A,1B", "true", NULL}, "is not an environment variable name"},
+        {{"-n", "2", "-n", "3", "true", NULL}, "-n given twice"},
         {{"-n", "2", "-spawner=nosuch", "true", NULL},
          "spawner 'nosuch' is not available in this build (available: local, ssh"},
     };
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         const char *argv[8] = {L};
-        for (int k = 0; k < 6 && bad[i].a[k]; k++) argv[k + 1] = bad[i].a[k];
+        for (int k = 0; k < 7 && bad[i].a[k]; k++) argv[k + 1] = bad[i].a[k];
         run(j, NULL, 10, NO_ACT, argv);
         ok = exit_code(j) == 2 && strstr(j->out, bad[i].msg);
         tb_check(ok, "usage error exits 2: %s", bad[i].msg);
@@ -338,6 +346,78 @@ static void jobs_shm(job_t *j)
     tb_check(ok, "-k keeps it and says so");
     show(j, ok);
     if (p) unlink(path);
+
+    /* SIGKILL of the launcher while a rank holds an object: the janitor
+     * removes it once the ranks are gone. */
+    run(j, NULL, 30, (action_t){SIGKILL, 2}, (const char *[]){L, "-n", "2", C, "shm-sleep", piddir, NULL});
+    p = strstr(j->out, "created /dev/shm/gasnet-ibv-");
+    if (p) sscanf(p + 8, "%127s", path);
+    double t0 = now();
+    while (p && access(path, F_OK) == 0 && now() - t0 < 5) nap_ms(20);
+    ok = exit_code(j) == 1000 + SIGKILL && p && access(path, F_OK) != 0 && no_survivors(3);
+    tb_check(ok, "launcher SIGKILLed while a rank holds a /dev/shm object: removed in %.2f s",
+             now() - t0);
+    show(j, ok);
+    if (p) unlink(path);
+}
+
+/* The default spawner (no -spawner=, no GASNET_IBV_SPAWNER; configure's
+ * default auto): local on a bare host, never local inside an allocation. */
+static void jobs_default(job_t *j)
+{
+    static const char *const alloc[] = {"SLURM_JOB_ID", "SLURM_JOBID", "SLURM_JOB_NODELIST",
+                                        "PBS_JOBID", "PBS_NODEFILE", "LSB_JOBID", "LSB_HOSTS",
+                                        "PE_HOSTFILE", "COBALT_JOBID", "FLUX_JOB_ID",
+                                        "OAR_JOB_ID", "GASNET_SSH_SERVERS", "GASNET_NODEFILE",
+                                        "GASNET_SSH_NODEFILE", NULL};
+    if (strcmp(GASNETI_DEFAULT_SPAWNER, "auto") != 0) {
+        printf("SKIP: default-spawner jobs (configure --with-ibv-spawner=%s)\n",
+               GASNETI_DEFAULT_SPAWNER);
+        return;
+    }
+    unsetenv("GASNET_IBV_SPAWNER");
+    for (size_t i = 0; alloc[i]; i++) unsetenv(alloc[i]);
+    run(j, NULL, 30, NO_ACT, (const char *[]){L, "-v", "-n", "2", C, "coll", NULL});
+    int ok = exit_code(j) == 0 && count(j->out, "collectives ok") == 2 &&
+             strstr(j->out, "spawner local (default: one host") && !strstr(j->out, "mpirun");
+    tb_check(ok, "bare single host: the default spawner is local (no mpirun)");
+    show(j, ok);
+
+    run(j, (const char *[]){"SLURM_JOB_ID=77", "SLURM_JOB_NODELIST=hostA,hostB", NULL}, 10,
+        NO_ACT, (const char *[]){L, "-t", "-n", "4", C, "coll", NULL});
+    ok = exit_code(j) == 0 && !strstr(j->out, "spawner local") &&
+         strstr(j->out, "SLURM_JOB_ID is set, so not local") && strstr(j->out, "hostA ranks 0..1") &&
+         strstr(j->out, "hostB ranks 2..3") && !strstr(j->out, "collectives");
+    tb_check(ok, "SLURM_JOB_ID + two-host node list: default not local, -t places ranks on both");
+    show(j, ok);
+
+    run(j, (const char *[]){"SLURM_JOB_ID=77", "SLURM_JOB_NODELIST=node[07-08]", NULL}, 10,
+        NO_ACT, (const char *[]){L, "-t", "-spawner=ssh", "-n", "4", C, "coll", NULL});
+    ok = exit_code(j) == 0 && strstr(j->out, "-- node07 ") && strstr(j->out, "-- node08 ") &&
+         strstr(j->out, "on node08 itself ranks 2..3");
+    tb_check(ok, "ssh spawner takes SLURM_JOB_NODELIST (node[07-08]) as its host list");
+    show(j, ok);
+
+    run(j, (const char *[]){"GASNET_NODEFILE=/dev/null", NULL}, 10, NO_ACT,
+        (const char *[]){L, "-spawner=local", "-n", "2", C, "coll", NULL});
+    ok = exit_code(j) == 0 && !strstr(j->out, "note:");
+    run(j, (const char *[]){"GASNET_IBV_SPAWNER=local", "PBS_JOBID=9", NULL}, 30, NO_ACT,
+        (const char *[]){L, "-n", "2", C, "coll", NULL});
+    ok = ok && exit_code(j) == 0 && strstr(j->out, "note: PBS_JOBID is set, but the local spawner");
+    tb_check(ok, "local inside an allocation is never silent (unless -spawner=local)");
+    show(j, ok);
+
+    const char *evil = "/tmp/test-bootstrap-ssh-option-ran";
+    unlink(evil);
+    run(j, (const char *[]){"GASNET_SSH_SERVERS=-oProxyCommand=touch${IFS}/tmp/test-bootstrap-ssh-option-ran,h2",
+                            NULL},
+        10, NO_ACT, (const char *[]){L, "-spawner=ssh", "-n", "2", C, "coll", NULL});
+    ok = exit_code(j) == 2 && strstr(j->out, "is not a host name (it starts with '-'") &&
+         access(evil, F_OK) != 0;
+    tb_check(ok, "ssh: a host entry '-oProxyCommand=...' is refused, never passed to ssh");
+    show(j, ok);
+    unlink(evil);
+    setenv("GASNET_IBV_SPAWNER", "local", 1);
 }
 
 int tb_run_jobs(void)
@@ -369,6 +449,7 @@ int tb_run_jobs(void)
     jobs_signals(j);
     jobs_cli(j);
     jobs_shm(j);
+    jobs_default(j);
     free(j);
     clear_pidfiles();
     rmdir(piddir);
