@@ -60,6 +60,12 @@ AC_DEFUN([GASNETI_GASNET_OPTIONS_EARLY], [
 ])
 
 AC_DEFUN([GASNETI_GASNET_OPTIONS], [
+  dnl A non-debug library is always optimised, as GASNet's are, even when a
+  dnl runtime passes CFLAGS without -O (Chapel passes CFLAGS='').
+  AS_IF([test "x$gasneti_debug" != xyes], [
+    AS_CASE([" $CFLAGS "], [*" -O"*], [], [
+      CFLAGS="$CFLAGS -O2"
+      GASNETI_NOTE([CFLAGS has no -O option: -O2 added for the library (--enable-debug builds with -O0)])])])
   dnl Conduits: ibv is the only one.  The others are accepted and ignored.
   AC_ARG_ENABLE([ibv], [AS_HELP_STRING([--enable-ibv], [the ibv conduit (always built)])],
     [AS_IF([test "x$enableval" = xno],
