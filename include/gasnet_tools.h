@@ -486,7 +486,4 @@ gasnett_trace_printf_noop(const char *fmt, ...)
 
 GASNETT_END_EXTERNC
 
-/* Link-time configuration check (thread model, release). */
-#include <gasnet_linkcheck.h>
-
 #endif /* GASNET_TOOLS_H */

@@ -1,5 +1,5 @@
 # other/local.mk: parameters, logging, host utilities and gasnet_tools.h.
-gasnet_tools_sources += \
+libgasnet_sources += \
 	other/param/param.c \
 	other/param/param-parse.c \
 	other/param/param-table.c \
@@ -7,7 +7,6 @@ gasnet_tools_sources += \
 	other/util/sysinfo.c \
 	other/tools/tools-sys.c \
 	other/tools/tools-env.c
-libgasnet_sources += $(gasnet_tools_sources)
 
 include_HEADERS += include/gasnet_tools.h
 noinst_HEADERS += \

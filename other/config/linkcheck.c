@@ -3,9 +3,9 @@
  *
  * Compiled once into each of libgasnet-ibv-{seq,par,parsync}.a.  Defines the
  * symbols that include/gasnet_linkcheck.h makes every client object refer
- * to (thread model, segment, debug, release; and the tools thread model),
- * so a client compiled for another configuration fails to link with an
- * "undefined reference" that names the part that differs.  The ident
+ * to (thread model, segment, debug, release), so a client compiled for
+ * another configuration fails to link with an "undefined reference" that
+ * names the part that differs.  The ident
  * strings ("$GASNetThreadModel: GASNET_PAR $" ...) are the ones GASNet
  * embeds; runtimes' launchers (e.g. upcxx-run -info) print them.  This
  * object is linked into every client because the client refers to it. */
@@ -16,8 +16,6 @@ int gasneti_linkcheck_threadmodel = 1;
 int gasneti_linkcheck_segment = 1;
 int gasneti_linkcheck_debug = 1;
 int gasneti_linkcheck_release = 1;
-int gasnett_linkcheck_threadmodel = 1;
-int gasnett_linkcheck_release = 1;
 
 #define GASNETI_IDENT_STR2(x) #x
 #define GASNETI_IDENT_STR(x) GASNETI_IDENT_STR2(x)

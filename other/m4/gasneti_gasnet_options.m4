@@ -112,14 +112,16 @@ AC_DEFUN([GASNETI_GASNET_OPTIONS], [
 ])
 
 AC_DEFUN([GASNETI_GASNET_SUBSTS], [
+  dnl GASNet's build-tree layout: gasnet_config.h at the top (as well as the
+  dnl installed include/gasnet_config.h) and the conduit directory.
+  AC_CONFIG_FILES([gasnet_config.h:include/gasnet_config.h.in])
+  AC_CONFIG_FILES([ibv-conduit/Makefile:contrib/conduit-Makefile.in])
   dnl What runtimes read back from GASNet's build tree (config.status on
   dnl their own templates, `make echovar VARNAME=...`).
   AC_SUBST([CONDUITS], [ibv])
   AC_SUBST([EXESUFFIX], [$EXEEXT])
   AC_SUBST([GASNET_THREAD_DEFINES], [-D_REENTRANT])
   AC_SUBST([GASNET_THREAD_LIBS], [-lpthread])
-  AC_SUBST([GASNETI_EX_SPEC_VERSION_MAJOR], [0])
-  AC_SUBST([GASNETI_EX_SPEC_VERSION_MINOR], [19])
   AC_PATH_PROG([PERL], [perl], [perl])
   AC_LANG_PUSH([C])
   GASNETI_COMPILER_FAMILY([CC_FAMILY])
