@@ -79,7 +79,7 @@ GASNETI_TOOLS_PC_VARS = GASNETTOOLS_CC GASNETTOOLS_CPPFLAGS GASNETTOOLS_CFLAGS \
 GASNETI_BUILD_FRAGMENTS = $(GASNETI_CONDUIT_MODES:%=ibv-conduit/ibv-%.mak) \
 	$(GASNETI_TOOLS_MODES:%=gasnet_tools-%.mak)
 noinst_DATA += $(GASNETI_BUILD_FRAGMENTS)
-CLEANFILES += ibv-conduit/ibv-*.mak gasnet_tools-*.mak
+CLEANFILES += ibv-conduit/ibv-*.mak gasnet_tools-*.mak ibv-conduit/contrib/gasnetrun_ibv$(EXEEXT)
 ibv-conduit/ibv-%.mak: $(srcdir)/contrib/ibv.mak.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) ibv-conduit && m=$*; \
 	$(fill_common) $(fill_build_dirs) $(fill_mode) $(srcdir)/contrib/ibv.mak.in >$@
