@@ -135,7 +135,7 @@ EOF
     out=$work/tools-$mode/run.out
     timeout 30 "$work/tools-$mode/tools-client" >"$out" 2>&1 </dev/null ||
         fail "tools-client ($mode) failed" "$out"
-    want=$(echo "$mode" | tr a-z A-Z)
+    want=$(echo "$mode" | tr '[:lower:]' '[:upper:]')
     grep -q "tools-client: PASS $want" "$out" || fail "tools-client ($mode) did not report PASS $want" "$out"
 done
 

@@ -45,6 +45,7 @@ if [ -z "$tarball" ]; then
     [ -f "$builddir/Makefile" ] || fail "no TEST_DIST_TARBALL and no configured build tree in $builddir"
     step "make dist in $builddir"
     run "$work/dist.log" make -C "$builddir" dist
+    # shellcheck disable=SC2012 # the newest tarball; names have no blanks
     tarball=$(ls -t "$builddir"/*.tar.gz | head -n 1)
     mv "$tarball" "$work/" && tarball=$work/$(basename "$tarball")
 fi
@@ -81,8 +82,9 @@ if grep -q "unrecognized option" "$work/configure.log"; then
 fi
 grep -q "conduit options ignored" "$work/configure.log" ||
     fail "configure did not note the ignored conduit options" "$work/configure.log"
-[ -r "$gb/gasnet_config.h" ] && grep -q 'GASNETI_EX_SPEC_VERSION_MAJOR [0-9]' "$gb/gasnet_config.h" ||
+if ! grep -qs 'GASNETI_EX_SPEC_VERSION_MAJOR [0-9]' "$gb/gasnet_config.h"; then
     fail "the build directory has no gasnet_config.h with GASNETI_EX_SPEC_VERSION_MAJOR"
+fi
 
 # 4. What runtimes read back from the build directory.
 conduits=$(make -s -C "$gb" echovar VARNAME=CONDUITS)
@@ -134,7 +136,7 @@ EOF
 # run_client LAUNCHER DIR MODE
 run_client() {
     local out=$2/run.out want
-    want=$(echo "$3" | tr a-z A-Z)
+    want=$(echo "$3" | tr '[:lower:]' '[:upper:]')
     timeout --kill-after=5 90 "$1" -n $nprocs "$2/runtime-client" </dev/null >"$out" 2>&1 ||
         fail "$1 -n $nprocs $2/runtime-client failed" "$out"
     grep -q "runtime-client: PASS $want on $nprocs processes" "$out" ||

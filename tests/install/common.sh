@@ -1,3 +1,5 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2154 # name, work, keep, ok: set by the caller (below)
 # tests/install/common.sh: helpers of check-install.sh and
 # check-runtime-build.sh (sourced).  The caller sets `name` (the prefix of
 # every line), `work` (its temporary directory), `keep` (1: keep it even on
