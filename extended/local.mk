@@ -43,5 +43,6 @@ tests_unit_test_extended_LDADD = $(TEST_SEQ_LIBS)
 # linked with the library).
 UNIT_TESTS += tests/unit/test-extended-rma
 tests_unit_test_extended_rma_SOURCES = tests/unit/test-extended-rma.c \
-	extended/event.c extended/sync.c extended/rma.c extended/vis.c
+	extended/event.c extended/sync.c extended/rma.c extended/vis.c \
+	other/config/linkcheck.c
 tests_unit_test_extended_rma_CPPFLAGS = $(TEST_SEQ_CPPFLAGS) -D_GNU_SOURCE

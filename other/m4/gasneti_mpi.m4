@@ -2,22 +2,26 @@ dnl GASNETI_CHECK_MPI: an MPI compiler wrapper (optional) for the mpi
 dnl bootstrap plugin (bootstrap/mpi).
 dnl
 dnl The plugin is compiled with $MPICC into its own library,
-dnl libgasnet-ibv-mpi-spawner.a, so that libgasnet-ibv-{seq,par}.a never
-dnl depends on MPI; a program gets the mpi spawner by linking that library
-dnl (with -Wl,-u,gasneti_bootstrap_mpi) and linking with $MPICC
-dnl (bootstrap/README, "The mpi plugin and MPI linkage").  MPICC must compile
-dnl and link an MPI-3 program (the plugin uses non-blocking collectives so
-dnl that every bootstrap operation can time out).
+dnl libgasnet-ibv-mpi-spawner.a, so that libgasnet-ibv-{seq,par,parsync}.a
+dnl never depend on MPI.  MPICC must compile and link an MPI-3 program (the
+dnl plugin uses non-blocking collectives so that every bootstrap operation
+dnl can time out).
 dnl
-dnl --without-mpi turns it off; --with-ibv-spawner=mpi requires it.
+dnl When MPI is found, the installed ibv-*.mak / .pc link clients the way
+dnl GASNet's do when it has MPI support (seed README, "Job Spawning": the mpi
+dnl spawner is available whenever it was found at configure time):
+dnl GASNET_LD is $MPICC, GASNET_LD_REQUIRES_MPI = 1, and GASNET_LIBS starts
+dnl with -Wl,-u,gasneti_bootstrap_mpi -lgasnet-ibv-mpi-spawner and ends with
+dnl the MPI libraries (so a plain cc link with pkg-config --libs works too).
+dnl MPI is initialised only when the mpi spawner is selected at run time
+dnl (bootstrap/README, "The mpi plugin and MPI linkage").
+dnl --without-mpi (GASNet: --disable-mpi-compat) or no MPI found: clients
+dnl link with plain $(CC) and no MPI.
 dnl --with-mpirun-cmd=TEMPLATE sets the default MPIRUN_CMD.
-dnl Substitutes MPICC, GASNETI_MPI_SPAWNER_LD, GASNETI_MPI_SPAWNER_LIBS
-dnl (what a client links for the mpi spawner), and GASNETI_CLIENT_LD,
-dnl GASNETI_CLIENT_SPAWNER_LIBS: what the installed ibv-*.mak / .pc should
-dnl use as GASNET_LD and put before -lgasnet-ibv-* in GASNET_LIBS ($(CC) and
-dnl nothing, unless --with-ibv-spawner=mpi makes mpi the default: then
-dnl $MPICC and the mpi spawner library, as GASNet links MPI only when that
-dnl spawner is selected); defines GASNETI_HAVE_MPI_SPAWNER and
+dnl Substitutes MPICC, GASNETI_MPI_SPAWNER_LD, GASNETI_MPI_SPAWNER_LIBS (what
+dnl a client links for the mpi spawner), GASNETI_CLIENT_LD,
+dnl GASNETI_CLIENT_SPAWNER_LIBS, GASNETI_MPI_LINK_LIBS, GASNETI_LD_REQUIRES_MPI
+dnl (what the installed fragments use); defines GASNETI_HAVE_MPI_SPAWNER and
 dnl GASNETI_MPIRUN_CMD_DEFAULT; conditional HAVE_MPI.
 AC_DEFUN([GASNETI_CHECK_MPI], [
   AC_ARG_VAR([MPICC], [MPI C compiler wrapper used only for the mpi bootstrap plugin])
@@ -64,9 +68,16 @@ AC_DEFUN([GASNETI_CHECK_MPI], [
   ])
   GASNETI_CLIENT_LD='$(CC)'
   GASNETI_CLIENT_SPAWNER_LIBS=
-  AS_IF([test "x$with_ibv_spawner" = xmpi], [
+  GASNETI_MPI_LINK_LIBS=
+  GASNETI_LD_REQUIRES_MPI=0
+  AS_IF([test "x$gasneti_mpi_found" = xyes], [
     GASNETI_CLIENT_LD=$GASNETI_MPI_SPAWNER_LD
-    GASNETI_CLIENT_SPAWNER_LIBS=$GASNETI_MPI_SPAWNER_LIBS])
+    GASNETI_CLIENT_SPAWNER_LIBS=$GASNETI_MPI_SPAWNER_LIBS
+    GASNETI_LD_REQUIRES_MPI=1
+    dnl Open MPI's wrapper tells its link flags; others leave it to GASNET_LD.
+    GASNETI_MPI_LINK_LIBS=`$MPICC --showme:link 2>/dev/null` || GASNETI_MPI_LINK_LIBS=])
+  AC_SUBST([GASNETI_MPI_LINK_LIBS])
+  AC_SUBST([GASNETI_LD_REQUIRES_MPI])
   AC_SUBST([GASNETI_MPI_SPAWNER_LD])
   AC_SUBST([GASNETI_MPI_SPAWNER_LIBS])
   AC_SUBST([GASNETI_CLIENT_LD])

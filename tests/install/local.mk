@@ -1,0 +1,9 @@
+# tests/install/local.mk: tests of the installed products and of the
+# runtime-style build from the `make dist` tarball (run by the harness:
+# manifest line "install" and manifest.d/build.manifest).
+EXTRA_DIST += \
+	tests/install/common.sh \
+	tests/install/tools-client.c \
+	tests/install/runtime-client.cc \
+	tests/install/check-runtime-build.sh \
+	tests/integration/manifest.d/build.manifest
