@@ -1,6 +1,6 @@
-/* core/objects.c: the client, endpoint, team and segment objects of this
- * release (one of each), their queries and client-data slots, the system
- * queries and the error-name tables. */
+/* core/objects.c: the primordial client, endpoint, team and segment
+ * objects (extended/team.c creates the other teams), their queries and
+ * client-data slots, the system queries and the error-name tables. */
 #include "core/gasnet_core_internal.h"
 #include "core/gasnet_core_private.h"
 
@@ -67,20 +67,17 @@ gex_Rank_t gex_TM_QuerySize(gex_TM_t tm) { return tm->size; }
 
 gex_Rank_t gex_TM_TranslateRankToJobrank(gex_TM_t tm, gex_Rank_t rank)
 {
-    return rank < tm->size ? rank : GEX_RANK_INVALID;
+    return rank < tm->size ? gasnetc_tm_to_jobrank(tm, rank) : GEX_RANK_INVALID;
 }
 
-gex_Rank_t gex_TM_TranslateJobrankToRank(gex_TM_t tm, gex_Rank_t jobrank)
-{
-    return jobrank < tm->size ? jobrank : GEX_RANK_INVALID;
-}
+/* gex_TM_TranslateJobrankToRank: extended/team.c (teams own the reverse map). */
 
 gex_EP_Location_t gex_TM_TranslateRankToEP(gex_TM_t tm, gex_Rank_t rank, gex_Flags_t flags)
 {
     gex_EP_Location_t loc;
     (void)flags;
     loc.gex_rank = gex_TM_TranslateRankToJobrank(tm, rank);
-    loc.gex_ep_index = 0;
+    loc.gex_ep_index = 0; /* team members are primordial endpoints */
     return loc;
 }
 

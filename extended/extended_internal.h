@@ -30,6 +30,23 @@
 #define GASNETE_LIKELY(x) __builtin_expect(!!(x), 1)
 #define GASNETE_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
+/* The jobrank of (tm, rank) for point-to-point calls; with checks on, a
+ * GEX_TM_INVALID team or a rank outside the team is one fatal line naming
+ * fn.  Handler-safe. */
+static inline gex_Rank_t gasnete_team_rank(const char *fn, gex_TM_t tm, gex_Rank_t rank)
+{
+    if (GASNETE_CHECKS) {
+        if (GASNETE_UNLIKELY(tm == GEX_TM_INVALID))
+            gasneti_fatalerror("%s: tm is GEX_TM_INVALID (pass a team from gex_Client_Init, "
+                               "gex_TM_Split, gex_TM_Create or gex_TM_Pair)",
+                               fn);
+        if (GASNETE_UNLIKELY(rank >= tm->size))
+            gasneti_fatalerror("%s: rank %u is out of range (team size %u)", fn, (unsigned)rank,
+                               (unsigned)tm->size);
+    }
+    return gasnetc_tm_to_jobrank(tm, rank);
+}
+
 /* ---- completion counters ------------------------------------------------ */
 /* init: pieces started (written only by the initiating thread, before the
  * initiating call returns).  done: pieces finished (atomic, any thread).

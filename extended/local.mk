@@ -12,10 +12,12 @@ libgasnet_sources += \
 	extended/legacy.c \
 	extended/ratomic.c \
 	extended/coll.c \
+	extended/team.c \
 	extended/init.c
 
 EXTRA_DIST += extended/README
-noinst_HEADERS += extended/extended_internal.h extended/barrier.h extended/ratomic_ops.h
+noinst_HEADERS += extended/extended_internal.h extended/barrier.h extended/ratomic_ops.h \
+	extended/team.h extended/coll.h
 
 # Public headers owned by the extended layer.
 include_HEADERS += \

@@ -47,17 +47,14 @@ void gasnete_rma_set_transport(const gasnete_rma_transport_t *ops)
 #define GASNETE_LC_NB 0  /* NB Put: NOW, DEFER or &event */
 #define GASNETE_LC_NBI 1 /* NBI Put: NOW, DEFER or GROUP */
 
+/* rank is a jobrank here (gasnete_team_rank checked and translated it). */
 static void gasnete_check_rma(const char *fn, gex_TM_t tm, gex_Rank_t rank, const void *raddr,
                               size_t nbytes)
 {
-    if (GASNETE_UNLIKELY(tm == GEX_TM_INVALID))
-        gasneti_fatalerror("%s: tm is GEX_TM_INVALID (pass the team from gex_Client_Init)", fn);
+    (void)tm;
     if (GASNETE_UNLIKELY(!gasneti_attach_done))
         gasneti_fatalerror("%s called before gex_Segment_Attach (RMA needs attached segments)",
                            fn);
-    if (GASNETE_UNLIKELY(rank >= gasneti_nodes))
-        gasneti_fatalerror("%s: rank %u is out of range (team size %u)", fn, (unsigned)rank,
-                           (unsigned)gasneti_nodes);
     if (GASNETE_UNLIKELY(gasnetc_in_handler()))
         gasneti_fatalerror("%s called from an AM handler: RMA is not allowed in handler "
                            "context",
@@ -123,6 +120,7 @@ static void gasnete_wait_ctr(const gasnete_ctr_t *c)
 int gex_RMA_PutBlocking(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src,
                         size_t nbytes, gex_Flags_t flags)
 {
+    rank = gasnete_team_rank("gex_RMA_PutBlocking", tm, rank);
     if (GASNETE_CHECKS) gasnete_check_rma("gex_RMA_PutBlocking", tm, rank, dest, nbytes);
     if (GASNETE_UNLIKELY(nbytes == 0)) return 0;
     if (GASNETE_LIKELY(gasnetc_is_local(rank))) {
@@ -140,6 +138,7 @@ int gex_RMA_PutBlocking(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *sr
 int gex_RMA_PutNBI(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src, size_t nbytes,
                    gex_Event_t *lc_opt, gex_Flags_t flags)
 {
+    rank = gasnete_team_rank("gex_RMA_PutNBI", tm, rank);
     if (GASNETE_CHECKS) {
         gasnete_check_rma("gex_RMA_PutNBI", tm, rank, dest, nbytes);
         gasnete_check_lc("gex_RMA_PutNBI", lc_opt, GASNETE_LC_NBI);
@@ -166,6 +165,7 @@ int gex_RMA_PutNBI(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src, si
 gex_Event_t gex_RMA_PutNB(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src,
                           size_t nbytes, gex_Event_t *lc_opt, gex_Flags_t flags)
 {
+    rank = gasnete_team_rank("gex_RMA_PutNB", tm, rank);
     if (GASNETE_CHECKS) {
         gasnete_check_rma("gex_RMA_PutNB", tm, rank, dest, nbytes);
         gasnete_check_lc("gex_RMA_PutNB", lc_opt, GASNETE_LC_NB);
@@ -199,6 +199,7 @@ gex_Event_t gex_RMA_PutNB(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *
 int gex_RMA_GetBlocking(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, size_t nbytes,
                         gex_Flags_t flags)
 {
+    rank = gasnete_team_rank("gex_RMA_GetBlocking", tm, rank);
     if (GASNETE_CHECKS) gasnete_check_rma("gex_RMA_GetBlocking", tm, rank, src, nbytes);
     if (GASNETE_UNLIKELY(nbytes == 0)) return 0;
     if (GASNETE_LIKELY(gasnetc_is_local(rank))) {
@@ -216,6 +217,7 @@ int gex_RMA_GetBlocking(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, siz
 int gex_RMA_GetNBI(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, size_t nbytes,
                    gex_Flags_t flags)
 {
+    rank = gasnete_team_rank("gex_RMA_GetNBI", tm, rank);
     if (GASNETE_CHECKS) gasnete_check_rma("gex_RMA_GetNBI", tm, rank, src, nbytes);
     if (GASNETE_UNLIKELY(nbytes == 0)) return 0;
     if (GASNETE_LIKELY(gasnetc_is_local(rank))) {
@@ -230,6 +232,7 @@ int gex_RMA_GetNBI(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, size_t n
 gex_Event_t gex_RMA_GetNB(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, size_t nbytes,
                           gex_Flags_t flags)
 {
+    rank = gasnete_team_rank("gex_RMA_GetNB", tm, rank);
     if (GASNETE_CHECKS) gasnete_check_rma("gex_RMA_GetNB", tm, rank, src, nbytes);
     if (GASNETE_LIKELY(nbytes == 0 || gasnetc_is_local(rank))) {
         if (nbytes) gasnete_copy(dest, gasnete_xlate("gex_RMA_GetNB", rank, src, nbytes), nbytes);
@@ -253,6 +256,7 @@ gex_Event_t gex_RMA_GetNB(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, s
 gex_RMA_Value_t gex_RMA_GetBlockingVal(gex_TM_t tm, gex_Rank_t rank, void *src, size_t nbytes,
                                        gex_Flags_t flags)
 {
+    rank = gasnete_team_rank("gex_RMA_GetBlockingVal", tm, rank);
     if (GASNETE_CHECKS) {
         gasnete_check_rma("gex_RMA_GetBlockingVal", tm, rank, src, nbytes);
         gasnete_check_val_size("gex_RMA_GetBlockingVal", nbytes);
@@ -296,6 +300,7 @@ static inline void gasnete_check_put_val(const char *fn, gex_TM_t tm, gex_Rank_t
 int gex_RMA_PutBlockingVal(gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RMA_Value_t value,
                            size_t nbytes, gex_Flags_t flags)
 {
+    rank = gasnete_team_rank("gex_RMA_PutBlockingVal", tm, rank);
     static const char fn[] = "gex_RMA_PutBlockingVal";
     gasnete_check_put_val(fn, tm, rank, dest, nbytes);
     if (GASNETE_LIKELY(gasnetc_is_local(rank))) {
@@ -312,6 +317,7 @@ int gex_RMA_PutBlockingVal(gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RMA_Val
 int gex_RMA_PutNBIVal(gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RMA_Value_t value,
                       size_t nbytes, gex_Flags_t flags)
 {
+    rank = gasnete_team_rank("gex_RMA_PutNBIVal", tm, rank);
     static const char fn[] = "gex_RMA_PutNBIVal";
     gasnete_check_put_val(fn, tm, rank, dest, nbytes);
     if (GASNETE_LIKELY(gasnetc_is_local(rank))) {
@@ -325,6 +331,7 @@ int gex_RMA_PutNBIVal(gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RMA_Value_t 
 gex_Event_t gex_RMA_PutNBVal(gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RMA_Value_t value,
                              size_t nbytes, gex_Flags_t flags)
 {
+    rank = gasnete_team_rank("gex_RMA_PutNBVal", tm, rank);
     static const char fn[] = "gex_RMA_PutNBVal";
     gasnete_check_put_val(fn, tm, rank, dest, nbytes);
     if (GASNETE_LIKELY(gasnetc_is_local(rank))) {
@@ -347,6 +354,7 @@ gex_Event_t gex_RMA_PutNBVal(gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RMA_V
 
 void gasnete_memset_blocking(gex_TM_t tm, gex_Rank_t rank, void *dest, int val, size_t nbytes)
 {
+    rank = gasnete_team_rank("gasnet_memset", tm, rank);
     if (GASNETE_CHECKS) gasnete_check_rma("gasnet_memset", tm, rank, dest, nbytes);
     if (nbytes == 0) return;
     if (GASNETE_LIKELY(gasnetc_is_local(rank))) {

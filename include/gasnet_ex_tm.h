@@ -5,4 +5,36 @@
 #ifndef GASNET_EX_TM_H
 #define GASNET_EX_TM_H
 
+GASNETI_BEGIN_EXTERNC
+
+/* Collective over parent_tm: callers with non-NULL new_tm_p and the same
+ * non-negative color form one new team, ranked by key, ties by parent rank
+ * (a negative color joins no team: *new_tm_p gets GEX_TM_INVALID).  With a
+ * GEX_FLAG_TM_SCRATCH_SIZE_* flag it only returns the scratch size to pass
+ * (0 for callers that join no team).  Ends with a barrier over parent_tm. */
+extern size_t gex_TM_Split(gex_TM_t *new_tm_p, gex_TM_t parent_tm, int color, int key,
+                           void *scratch_addr, size_t scratch_size, gex_Flags_t flags);
+
+/* Collective over parent_tm: callers with num_new_tms 1 and numargs > 0
+ * form the team whose members, in rank order, are args (parent ranks, or
+ * jobranks with GEX_FLAG_RANK_IS_JOBRANK; endpoint index 0); every member
+ * passes the same list.  Callers with num_new_tms 0 take part without
+ * joining.  Scratch-size queries as for gex_TM_Split. */
+extern size_t gex_TM_Create(gex_TM_t *new_tms, size_t num_new_tms, gex_TM_t parent_tm,
+                            gex_EP_Location_t *args, size_t numargs, gex_Addr_t *scratch_addrs,
+                            size_t scratch_size, gex_Flags_t flags);
+
+/* Collective over tm (not the primordial team, not a TM-pair): destroys it
+ * after a barrier (skipped with GEX_FLAG_GLOBALLY_QUIESCED).  *scratch_p
+ * (if non-NULL) receives the scratch space given at creation; returns
+ * non-zero when there was one. */
+extern int gex_TM_Destroy(gex_TM_t tm, gex_Memvec_t *scratch_p, gex_Flags_t flags);
+
+/* A TM-pair: names local_ep and, as rank r, the endpoint of index
+ * remote_ep_index on jobrank r.  Point-to-point only (no collectives),
+ * never destroyed, free to call per operation. */
+extern gex_TM_t gex_TM_Pair(gex_EP_t local_ep, gex_EP_Index_t remote_ep_index);
+
+GASNETI_END_EXTERNC
+
 #endif /* GASNET_EX_TM_H */

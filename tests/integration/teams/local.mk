@@ -1,0 +1,11 @@
+# tests/integration/teams/local.mk: teams, the GASNet-1 collectives,
+# endpoints and segments (issue 14).  Listed in
+# tests/integration/manifest.d/teams.manifest (PSHM) and
+# tests/softroce/verbs.d/teams.manifest (verbs).
+INTEGRATION_TESTS += tests/integration/teams/teams
+tests_integration_teams_teams_SOURCES = tests/integration/teams/teams.c
+tests_integration_teams_teams_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
+tests_integration_teams_teams_CFLAGS = $(IT_CFLAGS)
+tests_integration_teams_teams_LDADD = $(TEST_SEQ_LIBS)
+
+EXTRA_DIST += tests/integration/manifest.d/teams.manifest tests/softroce/verbs.d/teams.manifest
