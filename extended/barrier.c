@@ -13,6 +13,8 @@
  */
 #include "extended/team.h"
 
+#include <gasnet_coll.h>
+
 #include <gasnet.h>
 
 #define GASNETE_BARRIER_HIDX (GASNETE_HANDLER_BASE + 0)
@@ -168,66 +170,71 @@ int gex_Coll_BarrierBlocking(gex_TM_t tm, gex_Flags_t flags)
 }
 
 /* ---- GASNet-1 named barrier -------------------------------------------------------- */
-/* One split-phase barrier at a time per process; the client serializes
- * these calls (GASNet-1 spec), so no lock. */
-static struct {
-    gasnete_op_t *op; /* non-NULL between notify and wait/successful try */
-    int prev_flags;   /* for gasnet_barrier_result */
-    int prev_id;
-} gasnete_g1bar;
+/* One split-phase barrier at a time per team and process; the client
+ * serializes these calls (GASNet-1 spec), so no lock.  gasnet_barrier_* are
+ * the primordial team's; gasnet_coll_barrier_* name the team. */
 
-void gasnet_barrier_notify(int id, int flags)
+void gasnete_coll_barrier_notify(gex_TM_t tm, int id, int flags)
 {
-    if (gasnete_g1bar.op)
+    struct gasnete_team_s *t = gasnete_team_for_coll(tm, "gasnet_barrier_notify");
+    if (t->g1op)
         gasneti_fatalerror("gasnet_barrier_notify(id=%d, flags=%d) called twice without "
                            "gasnet_barrier_wait or a successful gasnet_barrier_try in between",
                            id, flags);
-    gasnete_g1bar.op = gasnete_barrier_start(&gasneti_the_tm, gasnete_bval_from_notify(id, flags),
-                                             "gasnet_barrier_notify");
+    t->g1op = gasnete_barrier_start(tm, gasnete_bval_from_notify(id, flags),
+                                    "gasnet_barrier_notify");
 }
 
-static int gasnete_g1bar_complete(int id, int flags)
+static int gasnete_g1bar_complete(struct gasnete_team_s *t, int id, int flags)
 {
-    gasnete_bval_t result = gasnete_barrier_finish(gasnete_g1bar.op);
-    gasnete_g1bar.op = NULL;
+    gasnete_bval_t result = gasnete_barrier_finish(t->g1op);
+    t->g1op = NULL;
     int rc = gasnete_bval_wait_rc(result, id, flags);
-    gasnete_g1bar.prev_flags = gasnete_bval_result_flags(result, rc, &gasnete_g1bar.prev_id);
+    t->g1_prev_flags = gasnete_bval_result_flags(result, rc, &t->g1_prev_id);
     return rc;
 }
 
-int gasnet_barrier_wait(int id, int flags)
+/* The team of a wait/try/result call, checking a notify came first (or,
+ * for result, that none is pending). */
+static struct gasnete_team_s *g1bar_team(gex_TM_t tm, int want_pending, const char *fn)
 {
-    if (!gasnete_g1bar.op)
-        gasneti_fatalerror("gasnet_barrier_wait(id=%d, flags=%d) called without a preceding "
-                           "gasnet_barrier_notify",
-                           id, flags);
-    return gasnete_g1bar_complete(id, flags);
+    struct gasnete_team_s *t = gasnete_team_for_coll(tm, fn);
+    if (want_pending && !t->g1op)
+        gasneti_fatalerror("%s called without a preceding gasnet_barrier_notify", fn);
+    if (!want_pending && t->g1op)
+        gasneti_fatalerror("%s called between gasnet_barrier_notify and gasnet_barrier_wait",
+                           fn);
+    return t;
 }
 
-int gasnet_barrier_try(int id, int flags)
+int gasnete_coll_barrier_wait(gex_TM_t tm, int id, int flags)
 {
-    if (!gasnete_g1bar.op)
-        gasneti_fatalerror("gasnet_barrier_try(id=%d, flags=%d) called without a preceding "
-                           "gasnet_barrier_notify",
-                           id, flags);
-    if (GASNETE_CHECKS && gasnetc_in_handler())
-        gasneti_fatalerror("gasnet_barrier_try called from an AM handler");
+    return gasnete_g1bar_complete(g1bar_team(tm, 1, "gasnet_barrier_wait"), id, flags);
+}
+
+int gasnete_coll_barrier_try(gex_TM_t tm, int id, int flags)
+{
+    struct gasnete_team_s *t = g1bar_team(tm, 1, "gasnet_barrier_try");
     gasnetc_poll(); /* GASNet-1 try calls poll (EX Test calls do not) */
-    if (!gasnete_barrier_test_op(gasnete_g1bar.op)) return GASNET_ERR_NOT_READY;
-    return gasnete_g1bar_complete(id, flags);
+    if (!gasnete_barrier_test_op(t->g1op)) return GASNET_ERR_NOT_READY;
+    return gasnete_g1bar_complete(t, id, flags);
 }
 
-int gasnet_barrier(int id, int flags)
+int gasnete_coll_barrier(gex_TM_t tm, int id, int flags)
 {
-    gasnet_barrier_notify(id, flags);
-    return gasnet_barrier_wait(id, flags);
+    gasnete_coll_barrier_notify(tm, id, flags);
+    return gasnete_coll_barrier_wait(tm, id, flags);
 }
 
-int gasnet_barrier_result(int *id)
+int gasnete_coll_barrier_result(gex_TM_t tm, int *id)
 {
-    if (gasnete_g1bar.op)
-        gasneti_fatalerror("gasnet_barrier_result called between gasnet_barrier_notify and "
-                           "gasnet_barrier_wait");
-    if (id) *id = gasnete_g1bar.prev_id;
-    return gasnete_g1bar.prev_flags;
+    struct gasnete_team_s *t = g1bar_team(tm, 0, "gasnet_barrier_result");
+    if (id) *id = t->g1_prev_id;
+    return t->g1_prev_flags;
 }
+
+void gasnet_barrier_notify(int id, int flags) { gasnete_coll_barrier_notify(&gasneti_the_tm, id, flags); }
+int gasnet_barrier_wait(int id, int flags) { return gasnete_coll_barrier_wait(&gasneti_the_tm, id, flags); }
+int gasnet_barrier_try(int id, int flags) { return gasnete_coll_barrier_try(&gasneti_the_tm, id, flags); }
+int gasnet_barrier(int id, int flags) { return gasnete_coll_barrier(&gasneti_the_tm, id, flags); }
+int gasnet_barrier_result(int *id) { return gasnete_coll_barrier_result(&gasneti_the_tm, id); }

@@ -13,6 +13,7 @@ libgasnet_sources += \
 	extended/ratomic.c \
 	extended/coll.c \
 	extended/team.c \
+	extended/coll_g1.c \
 	extended/init.c
 
 EXTRA_DIST += extended/README

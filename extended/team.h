@@ -20,6 +20,8 @@ struct gasnete_team_s {
     void *scratch_addr;          /* granted at creation, returned by destroy */
     size_t scratch_size;
     gex_TM_t tm;
+    gasnete_op_t *g1op;          /* GASNet-1 barrier between notify and wait */
+    int g1_prev_flags, g1_prev_id; /* for gasnet_barrier_result */
     struct gasnete_team_s *next; /* registry link */
 };
 

@@ -9,3 +9,10 @@ tests_integration_teams_teams_CFLAGS = $(IT_CFLAGS)
 tests_integration_teams_teams_LDADD = $(TEST_SEQ_LIBS)
 
 EXTRA_DIST += tests/integration/manifest.d/teams.manifest tests/softroce/verbs.d/teams.manifest
+
+# GASNet-1 collectives (gasnet_coll_*), every op and sync-flag combination.
+INTEGRATION_TESTS += tests/integration/teams/coll1
+tests_integration_teams_coll1_SOURCES = tests/integration/teams/coll1.c
+tests_integration_teams_coll1_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
+tests_integration_teams_coll1_CFLAGS = $(IT_CFLAGS)
+tests_integration_teams_coll1_LDADD = $(TEST_SEQ_LIBS)
