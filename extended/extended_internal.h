@@ -291,6 +291,10 @@ void gasnete_barrier_progress(void);
 void gasnete_legacy_init(void);
 /* Registers the remote-atomics handlers (ratomic.c).  Init path. */
 void gasnete_ratomic_init(void);
+/* Registers the VIS peer-completion handler (vis_pc.c).  Init path. */
+void gasnete_vis_pc_init(void);
+/* 1 if kind is host memory (GEX_MK_HOST or a host-class kind; mk.c). */
+int gasnete_mk_is_host(gex_MK_t kind);
 /* Registers the broadcast/reduce handler (coll.c).  Init path. */
 void gasnete_coll_init(void);
 

@@ -17,6 +17,7 @@ void gasnete_init(void)
     gasnete_legacy_init();
     gasnete_ratomic_init();
     gasnete_coll_init();
+    gasnete_vis_pc_init();
 }
 
 void gasnete_progress(void)

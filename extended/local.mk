@@ -14,6 +14,8 @@ libgasnet_sources += \
 	extended/coll.c \
 	extended/team.c \
 	extended/coll_g1.c \
+	extended/mk.c \
+	extended/vis_pc.c \
 	extended/init.c
 
 EXTRA_DIST += extended/README

@@ -16,3 +16,17 @@ tests_integration_teams_coll1_SOURCES = tests/integration/teams/coll1.c
 tests_integration_teams_coll1_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
 tests_integration_teams_coll1_CFLAGS = $(IT_CFLAGS)
 tests_integration_teams_coll1_LDADD = $(TEST_SEQ_LIBS)
+
+# Cost of a barrier and a broadcast on a split team beside the primordial team.
+INTEGRATION_TESTS += tests/integration/teams/teamperf
+tests_integration_teams_teamperf_SOURCES = tests/integration/teams/teamperf.c
+tests_integration_teams_teamperf_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
+tests_integration_teams_teamperf_CFLAGS = $(IT_CFLAGS)
+tests_integration_teams_teamperf_LDADD = $(TEST_SEQ_LIBS)
+
+# VIS peer completion (gex_VIS_SetPeerCompletionHandler).
+INTEGRATION_TESTS += tests/integration/teams/vispc
+tests_integration_teams_vispc_SOURCES = tests/integration/teams/vispc.c
+tests_integration_teams_vispc_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
+tests_integration_teams_vispc_CFLAGS = $(IT_CFLAGS)
+tests_integration_teams_vispc_LDADD = $(TEST_SEQ_LIBS)
