@@ -24,12 +24,17 @@ struct gasneti_segment_s {
     uintptr_t size;
     gex_Flags_t flags;
     void *cdata;
+    gex_MK_t kind;
+    int owned;    /* 1: the library allocated addr (gex_Segment_Create) */
+    gex_EP_t ep;  /* the endpoint it is bound to, if any */
 };
 struct gasneti_ep_s {
     gex_Client_t client;
     gex_Segment_t segment;
     gex_Flags_t flags;
     void *cdata;
+    gex_EP_Index_t index;        /* 0: primordial (extended/ep.c creates the others) */
+    gex_EP_Capabilities_t caps;
     gex_AM_Entry_t handlers[256]; /* gex_fnptr NULL = unregistered */
 };
 /* A team (extended/team.c creates and destroys all but the primordial one).
@@ -48,6 +53,7 @@ struct gasneti_tm_s {
     const gex_Rank_t (*by_jobrank)[2];
     uint32_t id;
     int is_pair;
+    gex_EP_Index_t pair_ep_idx; /* TM-pairs: the remote endpoint index */
     struct gasnete_team_s *coll;
 };
 
@@ -78,6 +84,10 @@ int gasnetc_is_local(gex_Rank_t rank);
 void *gasnetc_local_addr(gex_Rank_t rank, const void *addr, size_t len);
 /* 1 if [addr, addr+len) lies in rank's segment (as the owner sees it). */
 int gasnetc_in_segment(gex_Rank_t rank, const void *addr, size_t len);
+
+/* This process's endpoints by index (0: primordial; NULL: none yet).
+ * Entries are written once, before any message can name them. */
+extern gex_EP_t gasneti_eps[GASNET_MAXEPS];
 
 /* Translates a team rank (primordial team and TM-pairs: identity).  The
  * caller has checked rank < tm->size. */

@@ -252,6 +252,19 @@ typedef struct gasnete_rma_transport {
  * with "no network path to rank R").  Call during init, before any RMA. */
 void gasnete_rma_set_transport(const gasnete_rma_transport_t *ops);
 
+/* The transport for TM-pairs that name a non-primordial remote endpoint
+ * (extended/ep_rma.c sets it at init). */
+extern const gasnete_rma_transport_t *gasnete_rma_ep_ops;
+/* The remote endpoint index of the calling thread's current call into
+ * gasnete_rma_ep_ops (set by rma.c just before each call). */
+extern GASNETI_TLS gex_EP_Index_t gasnete_rma_ep_target;
+
+/* Bound segment of endpoint ep_idx of jobrank (published, or this
+ * process's own); 0 with *addr and *size set, -1 if unknown (ep.c).  Handler-safe. */
+int gasnete_ep_segment(gex_Rank_t jobrank, gex_EP_Index_t ep_idx, void **addr, uintptr_t *size);
+/* Registers the endpoint-RMA handlers and installs gasnete_rma_ep_ops. */
+void gasnete_ep_rma_init(void);
+
 /* Writes nbytes bytes of value at rank's dest, blocking (used by the legacy
  * memset).  Not handler-safe. */
 void gasnete_memset_blocking(gex_TM_t tm, gex_Rank_t rank, void *dest, int val, size_t nbytes);

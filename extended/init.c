@@ -18,6 +18,7 @@ void gasnete_init(void)
     gasnete_ratomic_init();
     gasnete_coll_init();
     gasnete_vis_pc_init();
+    gasnete_ep_rma_init();
 }
 
 void gasnete_progress(void)

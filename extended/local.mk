@@ -16,6 +16,8 @@ libgasnet_sources += \
 	extended/coll_g1.c \
 	extended/mk.c \
 	extended/vis_pc.c \
+	extended/ep.c \
+	extended/ep_rma.c \
 	extended/init.c
 
 EXTRA_DIST += extended/README

@@ -25,7 +25,7 @@ static struct gasnete_team_s *reg_head;
 static uint32_t next_team_id = 1; /* 0 is the primordial team */
 static struct gasnete_team_s primordial;
 
-static struct gasneti_tm_s pair_tms[GASNET_MAXEPS];
+static struct gasneti_tm_s pair_tms[GASNET_MAXEPS][GASNET_MAXEPS]; /* [local][remote] */
 
 /* ---- registry -------------------------------------------------------------------- */
 
@@ -371,9 +371,10 @@ gex_TM_t gex_TM_Pair(gex_EP_t local_ep, gex_EP_Index_t remote_ep_index)
     /* A pair names (local_ep, the endpoint at remote_ep_index of jobrank r):
      * ranks are jobranks.  Statically allocated, so calling it per
      * operation (common in clients) costs nothing and needs no destroy. */
-    struct gasneti_tm_s *tm = &pair_tms[remote_ep_index];
-    if (!tm->is_pair) {
+    struct gasneti_tm_s *tm = &pair_tms[local_ep->index][remote_ep_index];
+    if (!__atomic_load_n(&tm->is_pair, __ATOMIC_ACQUIRE)) {
         tm->ep = local_ep;
+        tm->pair_ep_idx = remote_ep_index;
         tm->rank = gasneti_mynode;
         tm->size = gasneti_nodes;
         tm->id = UINT32_MAX;

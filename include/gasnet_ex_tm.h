@@ -5,7 +5,25 @@
 #ifndef GASNET_EX_TM_H
 #define GASNET_EX_TM_H
 
+/* Endpoints per process, the primordial one included (extended/ep.c).
+ * (Belongs in gasnet_fwd.h, which still says 1; this header comes later.) */
+#undef GASNET_MAXEPS
+#define GASNET_MAXEPS 32
+
 GASNETI_BEGIN_EXTERNC
+
+/* Creates an endpoint of this process (not collective) with the given
+ * capabilities (GEX_EP_CAPABILITY_*); its index is the next free one (1,
+ * 2, ... in creation order, up to GASNET_MAXEPS-1).  It has no segment and
+ * no handlers until gex_EP_BindSegment / gex_EP_RegisterHandlers.  Peers
+ * reach it with gex_TM_Pair(their_ep, index). */
+extern int gex_EP_Create(gex_EP_t *ep_p, gex_Client_t client,
+                         gex_EP_Capabilities_t capabilities, gex_Flags_t flags);
+
+/* Collective over tm: publishes the bound segments of eps[0..num_eps) so
+ * that every caller may address them (RMA through TM-pairs). */
+extern int gex_EP_PublishBoundSegment(gex_TM_t tm, gex_EP_t *eps, size_t num_eps,
+                                      gex_Flags_t flags);
 
 /* Collective over parent_tm: callers with non-NULL new_tm_p and the same
  * non-negative color form one new team, ranked by key, ties by parent rank

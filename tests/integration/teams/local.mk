@@ -30,3 +30,10 @@ tests_integration_teams_vispc_SOURCES = tests/integration/teams/vispc.c
 tests_integration_teams_vispc_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
 tests_integration_teams_vispc_CFLAGS = $(IT_CFLAGS)
 tests_integration_teams_vispc_LDADD = $(TEST_SEQ_LIBS)
+
+# Endpoints, created segments, memory kinds.
+INTEGRATION_TESTS += tests/integration/teams/eps
+tests_integration_teams_eps_SOURCES = tests/integration/teams/eps.c
+tests_integration_teams_eps_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
+tests_integration_teams_eps_CFLAGS = $(IT_CFLAGS)
+tests_integration_teams_eps_LDADD = $(TEST_SEQ_LIBS)
