@@ -11,7 +11,9 @@
  *   - puts its jobrank into its right-hand neighbour's slot addressed by
  *     reversed-team rank and sends an AM on the half team, checked after
  *     a barrier over that team;
- * then destroys both teams (scratch returned) and starts again.
+ * every tenth iteration splits the reversed team and re-creates the half
+ * team by jobranks (teams of teams), then destroys both teams (scratch
+ * returned) and starts again.
  * Iterations: argv[1] (default 100).  Needs 2 or more processes.
  */
 #include <gasnetex.h>
@@ -110,6 +112,42 @@ static void check_ops(const team_run_t *t, int iter, int which)
     CHECK(t->fetched < t->n);
 }
 
+/* Teams of teams: the reversed team split by parity (reverse key), and a
+ * team made from the half team by jobranks; a barrier and a broadcast on
+ * each, then destroyed. */
+static void nested(gex_TM_t htm, gex_TM_t rtm, int iter)
+{
+    gex_Rank_t rme = gex_TM_QueryRank(rtm), rn = gex_TM_QuerySize(rtm);
+    gex_TM_t par;
+    gex_TM_Split(&par, rtm, (int)(rme % 2), -(int)rme, NULL, 0, GEX_FLAG_TM_NO_SCRATCH);
+    gex_Rank_t pn = gex_TM_QuerySize(par), pme = gex_TM_QueryRank(par);
+    CHECK_EQ(pn, (rn + 1 - rme % 2) / 2);
+    /* Reverse key: rank 0 of par is the largest rtm rank of that parity. */
+    gex_Rank_t top = (rn - 1) - ((rn - 1) % 2 != rme % 2);
+    CHECK_EQ(gex_TM_TranslateRankToJobrank(par, 0), gex_TM_TranslateRankToJobrank(rtm, top));
+    CHECK_EQ(gex_TM_TranslateRankToJobrank(par, pme), test_rank);
+    gex_Rank_t hn = gex_TM_QuerySize(htm);
+    gex_EP_Location_t loc[64];
+    CHECK(hn <= 64);
+    for (gex_Rank_t i = 0; i < hn; i++) { /* the half team, reversed, by jobrank */
+        loc[i].gex_rank = gex_TM_TranslateRankToJobrank(htm, hn - 1 - i);
+        loc[i].gex_ep_index = 0;
+    }
+    gex_TM_t sub;
+    gex_TM_Create(&sub, 1, htm, loc, hn, NULL, 0,
+                  GEX_FLAG_RANK_IS_JOBRANK | GEX_FLAG_TM_NO_SCRATCH);
+    CHECK_EQ(gex_TM_QueryRank(sub), hn - 1 - gex_TM_QueryRank(htm));
+    gex_TM_t ts[2] = {par, sub};
+    for (int k = 0; k < 2; k++) {
+        uint64_t v = 0, src = 1000u * (unsigned)iter + (unsigned)k;
+        CHECK_OK(gex_Coll_BarrierBlocking(ts[k], 0));
+        gex_Event_Wait(gex_Coll_BroadcastNB(ts[k], 0, &v, &src, 8, 0));
+        CHECK_EQ(v, src);
+    }
+    CHECK_EQ(gex_TM_Destroy(par, NULL, 0), 0);
+    CHECK_EQ(gex_TM_Destroy(sub, NULL, 0), 0);
+}
+
 int main(int argc, char **argv)
 {
     test_init("teams", &argc, &argv, 3 * 4096 + 2 * 65536, 0, 2);
@@ -195,6 +233,7 @@ int main(int argc, char **argv)
         while (am_sum == 0) gasnet_AMPoll();
         CHECK_EQ(am_sum, (uint64_t)from + 1);
         for (int w = 0; w < 3; w++) gex_AD_Destroy(run[w].ad);
+        if (iter % 10 == 0) nested(htm, rtm, iter);
         gex_Memvec_t mv;
         CHECK(gex_TM_Destroy(htm, &mv, 0) != 0);
         CHECK_PTR_EQ(mv.gex_addr, (void *)scratch);
