@@ -27,6 +27,7 @@ struct gasneti_segment_s {
     gex_MK_t kind;
     int owned;    /* 1: the library allocated addr (gex_Segment_Create) */
     gex_EP_t ep;  /* the endpoint it is bound to, if any */
+    void *net_reg; /* its verbs registration (core/ibv/cseg.c), if published */
 };
 struct gasneti_ep_s {
     gex_Client_t client;

@@ -8,11 +8,14 @@
  * their header (core/am/wire.h), over PSHM and over the verbs connections,
  * which all endpoints of a process share (core/ibv/README, "Endpoints").
  * A TM-pair (gex_TM_Pair) reaches the endpoint of a given index on every
- * rank; RMA to a non-primordial endpoint travels as AMs (ep_rma.c).
+ * rank.  RMA to a non-primordial endpoint: RDMA over verbs when its
+ * segment was registered at Publish (core/ibv/cseg.c), AMs otherwise
+ * (ep_rma.c).
  * Publishing gathers every caller's (index, address, size) over the team
  * once; the table is per remote endpoint index, sized by the job.
  */
 #include "extended/team.h"
+#include "core/ibv/ibv.h"
 
 #include <gasnet_mk.h>
 #include <stdlib.h>
@@ -101,6 +104,7 @@ void gex_Segment_Destroy(gex_Segment_t segment, gex_Flags_t flags)
                            segment ? "the primordial segment (gex_Segment_Attach)"
                                    : "GEX_SEGMENT_INVALID");
     if (segment->ep) segment->ep->segment = GEX_SEGMENT_INVALID; /* unbound */
+    gasnetc_ibv_cseg_deregister(segment->net_reg);
     if (segment->owned) munmap(segment->addr, segment->size);
     free(segment);
 }
@@ -129,8 +133,9 @@ int gex_EP_BindSegment(gex_EP_t ep, gex_Segment_t segment, gex_Flags_t flags)
 
 typedef struct {
     uint32_t idx_plus1; /* 0: unused slot */
-    uint32_t pad;
+    uint32_t has_keys;  /* rkeys valid: registered with verbs */
     uint64_t addr, size;
+    uint32_t rkeys[GASNETC_IBV_SEGKEYS];
 } pub_rec_t;
 
 int gex_EP_PublishBoundSegment(gex_TM_t tm, gex_EP_t *eps, size_t num_eps, gex_Flags_t flags)
@@ -146,9 +151,16 @@ int gex_EP_PublishBoundSegment(gex_TM_t tm, gex_EP_t *eps, size_t num_eps, gex_F
         gex_EP_t ep = eps[i];
         if (ep == GEX_EP_INVALID) gasneti_fatalerror("%s: eps[%zu] is GEX_EP_INVALID", fn, i);
         if (ep->index == 0 || ep->segment == GEX_SEGMENT_INVALID) continue;
+        gex_Segment_t seg = ep->segment;
         mine[i].idx_plus1 = (uint32_t)ep->index + 1;
-        mine[i].addr = (uint64_t)(uintptr_t)ep->segment->addr;
-        mine[i].size = ep->segment->size;
+        mine[i].addr = (uint64_t)(uintptr_t)seg->addr;
+        mine[i].size = seg->size;
+        if (!seg->net_reg) /* verbs: register once, RDMA then reaches it */
+            (void)gasnetc_ibv_cseg_register(seg->addr, seg->size, mine[i].rkeys,
+                                            (struct gasnetc_ibv_cseg_reg **)&seg->net_reg);
+        else
+            gasnetc_ibv_cseg_keys(seg->net_reg, mine[i].rkeys);
+        mine[i].has_keys = seg->net_reg != NULL;
     }
     gex_Rank_t n = tm->size;
     pub_rec_t *all = malloc(sizeof(mine) * n);
@@ -165,6 +177,8 @@ int gex_EP_PublishBoundSegment(gex_TM_t tm, gex_EP_t *eps, size_t num_eps, gex_F
             if (!published[idx]) gasneti_fatalerror("%s: out of memory", fn);
             published[idx][jr].addr = (void *)(uintptr_t)p->addr;
             published[idx][jr].size = (uintptr_t)p->size;
+            if (p->has_keys && jr != gasneti_mynode)
+                gasnetc_ibv_cseg_remote(idx, jr, p->addr, p->size, p->rkeys);
         }
     }
     gasneti_mutex_unlock(&ep_lock);

@@ -1,6 +1,9 @@
 /* extended/ep_rma.c: RMA to non-primordial endpoints (TM-pairs naming a
- * remote endpoint index > 0), carried by AMs to the peer's primordial
- * endpoint, over PSHM or verbs alike:
+ * remote endpoint index > 0).  A network peer whose created segment was
+ * registered at Publish (core/ibv/cseg.c) is reached by RDMA through the
+ * verbs transport.  Otherwise (neighbours: created segments are not
+ * cross-mapped; LARGE builds) the RMA is carried by AMs to the peer's
+ * primordial endpoint:
  *   Put  Medium Requests of at most the Medium maximum, each copied into
  *        the target endpoint's bound segment by the handler, which replies
  *        with a Short that completes one piece;
@@ -11,6 +14,7 @@
  * zero-copy RDMA yet): extended/README, "Endpoints and segments".
  */
 #include "extended/extended_internal.h"
+#include "core/ibv/ibv.h"
 
 #include <string.h>
 
@@ -69,10 +73,20 @@ static void getr_reph(gex_Token_t t, void *buf, size_t n, gex_AM_Arg_t dlo, gex_
     gasnete_ctr_add_done((gasnete_ctr_t *)PTR(clo, chi));
 }
 
+/* 1 when jobrank is a network peer whose created segment of the target
+ * endpoint covers [addr, +n) with a published rkey: RDMA it. */
+static int by_rdma(gex_Rank_t jobrank, const void *addr, size_t n)
+{
+    uint32_t rkey;
+    return !gasnetc_is_local(jobrank) && gasnetc_ibv_cseg_any &&
+           gasnetc_ibv_cseg_rkey(0, jobrank, (uint64_t)(uintptr_t)addr, n, &rkey) == n;
+}
+
 static int ep_put(gex_Rank_t jobrank, void *dest, const void *src, size_t nbytes,
                   const gasnete_cmpl_t *c, gex_Flags_t flags)
 {
-    (void)flags;
+    if (by_rdma(jobrank, dest, nbytes))
+        return gasnete_rma_net_ops()->put(jobrank, dest, src, nbytes, c, flags);
     size_t chunk = gex_AM_MaxRequestMedium(&gasneti_the_tm, jobrank, GEX_EVENT_NOW, 0, 5);
     for (size_t off = 0; off < nbytes; off += chunk) {
         size_t len = nbytes - off < chunk ? nbytes - off : chunk;
@@ -88,7 +102,8 @@ static int ep_put(gex_Rank_t jobrank, void *dest, const void *src, size_t nbytes
 static int ep_get(void *dest, gex_Rank_t jobrank, const void *src, size_t nbytes,
                   const gasnete_cmpl_t *c, gex_Flags_t flags)
 {
-    (void)flags;
+    if (by_rdma(jobrank, src, nbytes))
+        return gasnete_rma_net_ops()->get(dest, jobrank, src, nbytes, c, flags);
     size_t chunk = gex_AM_MaxReplyMedium(&gasneti_the_tm, jobrank, GEX_EVENT_NOW, 0, 4);
     for (size_t off = 0; off < nbytes; off += chunk) {
         size_t len = nbytes - off < chunk ? nbytes - off : chunk;

@@ -252,6 +252,8 @@ typedef struct gasnete_rma_transport {
  * with "no network path to rank R").  Call during init, before any RMA. */
 void gasnete_rma_set_transport(const gasnete_rma_transport_t *ops);
 
+/* The transport installed by gasnete_rma_set_transport (verbs). */
+const gasnete_rma_transport_t *gasnete_rma_net_ops(void);
 /* The transport for TM-pairs that name a non-primordial remote endpoint
  * (extended/ep_rma.c sets it at init). */
 extern const gasnete_rma_transport_t *gasnete_rma_ep_ops;

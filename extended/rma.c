@@ -42,6 +42,8 @@ void gasnete_rma_set_transport(const gasnete_rma_transport_t *ops)
     gasnete_rma_ops = ops ? ops : &gasnete_noroute;
 }
 
+const gasnete_rma_transport_t *gasnete_rma_net_ops(void) { return gasnete_rma_ops; }
+
 /* Transport to non-primordial endpoints (TM-pairs naming remote index > 0):
  * extended/ep_rma.c installs it; every such rank goes through it, even a
  * neighbour (created segments are not cross-mapped). */

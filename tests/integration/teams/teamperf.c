@@ -1,6 +1,8 @@
 /* tests/integration/teams/teamperf.c: per-operation cost of a barrier and
- * an 8-byte broadcast on a split team (world split in two halves) beside
- * the same operations on the primordial team, in the same run.
+ * an 8-byte broadcast on a split team (world split in two halves) and on a
+ * created team with the world's members in reverse order (same membership:
+ * the difference is the cost of the team machinery) beside the same
+ * operations on the primordial team, in the same run.
  * Iterations: argv[1] (default 2000).  Rank 0 prints one line per case
  * (microseconds per operation, as seen by rank 0).
  */
@@ -38,21 +40,29 @@ int main(int argc, char **argv)
     gex_TM_t half;
     gex_TM_Split(&half, test_tm, test_rank >= test_size / 2, (int)test_rank, NULL, 0,
                  GEX_FLAG_TM_NO_SCRATCH);
-    double r[2][2];
+    gex_EP_Location_t *loc = calloc(test_size, sizeof(*loc));
+    CHECK(loc != NULL);
+    for (gex_Rank_t r = 0; r < test_size; r++) loc[r].gex_rank = test_size - 1 - r;
+    gex_TM_t rev;
+    gex_TM_Create(&rev, 1, test_tm, loc, test_size, NULL, 0, GEX_FLAG_TM_NO_SCRATCH);
+    double r[2][3];
     for (int rep = 0; rep < 2; rep++) { /* the second pass is the one reported */
         r[0][0] = time_barrier(test_tm, iters);
         r[0][1] = time_barrier(half, iters);
+        r[0][2] = time_barrier(rev, iters);
         r[1][0] = time_bcast(test_tm, iters);
         r[1][1] = time_bcast(half, iters);
+        r[1][2] = time_bcast(rev, iters);
     }
     if (test_rank == 0) {
         printf("teamperf: %u processes, %d iterations, microseconds per operation (rank 0)\n",
                (unsigned)test_size, iters);
-        printf("teamperf: barrier    primordial(%u) %8.2f  split(%u) %8.2f\n",
-               (unsigned)test_size, r[0][0], (unsigned)gex_TM_QuerySize(half), r[0][1]);
-        printf("teamperf: bcast 8 B  primordial(%u) %8.2f  split(%u) %8.2f\n",
-               (unsigned)test_size, r[1][0], (unsigned)gex_TM_QuerySize(half), r[1][1]);
+        for (int k = 0; k < 2; k++)
+            printf("teamperf: %s  primordial(%u) %8.2f  split(%u) %8.2f  reversed(%u) %8.2f\n",
+                   k ? "bcast 8 B" : "barrier  ", (unsigned)test_size, r[k][0],
+                   (unsigned)gex_TM_QuerySize(half), r[k][1], (unsigned)test_size, r[k][2]);
     }
     gex_TM_Destroy(half, NULL, 0);
+    gex_TM_Destroy(rev, NULL, 0);
     test_pass();
 }
