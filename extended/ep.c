@@ -16,6 +16,7 @@
  */
 #include "extended/team.h"
 #include "core/ibv/ibv.h"
+#include "core/pshm/pshm.h"
 
 #include <gasnet_mk.h>
 #include <stdlib.h>
@@ -24,7 +25,14 @@
 
 static gasneti_mutex_t ep_lock = GASNETI_MUTEX_INITIALIZER;
 static gex_EP_Index_t ep_count = 1;               /* next index */
-static gasneti_seginfo_t *published[GASNET_MAXEPS]; /* [idx][jobrank], lazily */
+typedef struct {
+    void *addr;       /* as the owner sees it */
+    uintptr_t size;   /* 0: nothing published */
+    void *local;      /* neighbours: where it is mapped here, or NULL */
+    uint32_t serial;  /* the shared object mapped at local (serial + 1) */
+} pub_t;
+static pub_t *published[GASNET_MAXEPS]; /* [idx][jobrank], lazily */
+static uint32_t next_serial;            /* of shared created segments */
 
 int gex_EP_Create(gex_EP_t *ep_p, gex_Client_t client, gex_EP_Capabilities_t capabilities,
                   gex_Flags_t flags)
@@ -76,7 +84,19 @@ int gex_Segment_Create(gex_Segment_t *segment_p, gex_Client_t client, gex_Addr_t
     if (!seg) return GASNET_ERR_RESOURCE;
     if (!address) { /* library-allocated: whole pages, zeroed */
         uintptr_t len = (length + GASNET_PAGESIZE - 1) & ~(uintptr_t)(GASNET_PAGESIZE - 1);
-        void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        void *p = MAP_FAILED;
+        if (gasnetc_pshm_nbrhd_size() > 1) { /* shared, so neighbours can map it */
+            gasneti_mutex_lock(&ep_lock);
+            uint32_t serial = next_serial++;
+            gasneti_mutex_unlock(&ep_lock);
+            void *q = gasnetc_pshm_cseg_create(serial, len);
+            if (q) {
+                p = q;
+                seg->pshm_serial = serial + 1;
+            }
+        }
+        if (p == MAP_FAILED)
+            p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (p == MAP_FAILED) {
             free(seg);
             gasneti_warning("%s: cannot allocate %lu bytes (mmap failed)", fn,
@@ -105,6 +125,7 @@ void gex_Segment_Destroy(gex_Segment_t segment, gex_Flags_t flags)
                                    : "GEX_SEGMENT_INVALID");
     if (segment->ep) segment->ep->segment = GEX_SEGMENT_INVALID; /* unbound */
     gasnetc_ibv_cseg_deregister(segment->net_reg);
+    if (segment->pshm_serial) gasnetc_pshm_cseg_unlink(segment->pshm_serial - 1); /* if unpublished */
     if (segment->owned) munmap(segment->addr, segment->size);
     free(segment);
 }
@@ -134,6 +155,8 @@ int gex_EP_BindSegment(gex_EP_t ep, gex_Segment_t segment, gex_Flags_t flags)
 typedef struct {
     uint32_t idx_plus1; /* 0: unused slot */
     uint32_t has_keys;  /* rkeys valid: registered with verbs */
+    uint32_t pshm_serial; /* shared with neighbours: object serial + 1 */
+    uint32_t pad;
     uint64_t addr, size;
     uint32_t rkeys[GASNETC_IBV_SEGKEYS];
 } pub_rec_t;
@@ -161,6 +184,7 @@ int gex_EP_PublishBoundSegment(gex_TM_t tm, gex_EP_t *eps, size_t num_eps, gex_F
         else
             gasnetc_ibv_cseg_keys(seg->net_reg, mine[i].rkeys);
         mine[i].has_keys = seg->net_reg != NULL;
+        mine[i].pshm_serial = seg->pshm_serial;
     }
     gex_Rank_t n = tm->size;
     pub_rec_t *all = malloc(sizeof(mine) * n);
@@ -173,17 +197,54 @@ int gex_EP_PublishBoundSegment(gex_TM_t tm, gex_EP_t *eps, size_t num_eps, gex_F
             const pub_rec_t *p = &all[(size_t)r * GASNET_MAXEPS + (size_t)k];
             if (!p->idx_plus1) continue;
             gex_EP_Index_t idx = (gex_EP_Index_t)(p->idx_plus1 - 1);
-            if (!published[idx]) published[idx] = calloc(gasneti_nodes, sizeof(gasneti_seginfo_t));
+            if (!published[idx]) published[idx] = calloc(gasneti_nodes, sizeof(pub_t));
             if (!published[idx]) gasneti_fatalerror("%s: out of memory", fn);
-            published[idx][jr].addr = (void *)(uintptr_t)p->addr;
-            published[idx][jr].size = (uintptr_t)p->size;
+            pub_t *e = &published[idx][jr];
+            if (jr != gasneti_mynode && gasnetc_pshm_in_nbrhd(jr) && p->pshm_serial &&
+                e->serial != p->pshm_serial) { /* a neighbour's new shared segment */
+                void *m = gasnetc_pshm_cseg_map(jr, p->pshm_serial - 1, (size_t)p->size);
+                if (!m) gasnetc_fatal_exit(1);
+                e->local = m;
+                e->serial = p->pshm_serial;
+            } else if (e->serial != p->pshm_serial) {
+                e->local = NULL; /* not shared: RMA goes through RDMA or AMs */
+                e->serial = 0;
+            }
+            e->addr = (void *)(uintptr_t)p->addr;
+            e->size = (uintptr_t)p->size;
             if (p->has_keys && jr != gasneti_mynode)
                 gasnetc_ibv_cseg_remote(idx, jr, p->addr, p->size, p->rkeys);
         }
     }
     gasneti_mutex_unlock(&ep_lock);
     free(all);
+    /* Everyone in tm has mapped our shared segments: their names can go. */
+    (void)gex_Coll_BarrierBlocking(tm, 0);
+    for (size_t i = 0; i < num_eps; i++)
+        if (mine[i].pshm_serial) gasnetc_pshm_cseg_unlink(mine[i].pshm_serial - 1);
     return GASNET_OK;
+}
+
+void *gasnete_ep_local_addr(gex_Rank_t jobrank, gex_EP_Index_t idx, const void *addr, size_t n)
+{
+    void *p = NULL;
+    if (idx >= GASNET_MAXEPS || jobrank >= gasneti_nodes) return NULL;
+    gasneti_mutex_lock(&ep_lock);
+    if (jobrank == gasneti_mynode) {
+        gex_EP_t ep = gasneti_eps[idx];
+        gex_Segment_t s = ep ? ep->segment : GEX_SEGMENT_INVALID;
+        if (s && (uintptr_t)addr >= (uintptr_t)s->addr && n <= s->size &&
+            (uintptr_t)addr - (uintptr_t)s->addr <= s->size - n)
+            p = (void *)addr;
+    } else if (published[idx]) {
+        const pub_t *e = &published[idx][jobrank];
+        uintptr_t off = (uintptr_t)addr - (uintptr_t)e->addr;
+        if (e->local && (uintptr_t)addr >= (uintptr_t)e->addr && n <= e->size &&
+            off <= e->size - n)
+            p = (char *)e->local + off;
+    }
+    gasneti_mutex_unlock(&ep_lock);
+    return p;
 }
 
 int gasnete_ep_segment(gex_Rank_t jobrank, gex_EP_Index_t idx, void **addr, uintptr_t *size)
@@ -218,7 +279,7 @@ int gex_Segment_QueryBound(gex_TM_t tm, gex_Rank_t rank, void **owneraddr_p, voi
     uintptr_t size;
     if (tm->pair_ep_idx) { /* a non-primordial endpoint: not mapped unless our own */
         if (gasnete_ep_segment(jr, tm->pair_ep_idx, &addr, &size)) return GASNET_ERR_BAD_ARG;
-        local = jr == gasneti_mynode ? addr : NULL;
+        local = gasnete_ep_local_addr(jr, tm->pair_ep_idx, addr, 0);
     } else {
         if (!gasneti_attach_done) return GASNET_ERR_BAD_ARG;
         addr = gasneti_seginfo[jr].addr;

@@ -1,8 +1,9 @@
 /* extended/ep_rma.c: RMA to non-primordial endpoints (TM-pairs naming a
  * remote endpoint index > 0).  A network peer whose created segment was
  * registered at Publish (core/ibv/cseg.c) is reached by RDMA through the
- * verbs transport.  Otherwise (neighbours: created segments are not
- * cross-mapped; LARGE builds) the RMA is carried by AMs to the peer's
+ * verbs transport; a neighbour's library-allocated segment, shared at
+ * Publish, and our own are copied directly.  Otherwise (client memory of
+ * a neighbour, LARGE builds) the RMA is carried by AMs to the peer's
  * primordial endpoint:
  *   Put  Medium Requests of at most the Medium maximum, each copied into
  *        the target endpoint's bound segment by the handler, which replies
@@ -85,6 +86,12 @@ static int by_rdma(gex_Rank_t jobrank, const void *addr, size_t n)
 static int ep_put(gex_Rank_t jobrank, void *dest, const void *src, size_t nbytes,
                   const gasnete_cmpl_t *c, gex_Flags_t flags)
 {
+    void *local = gasnete_ep_local_addr(jobrank, gasnete_rma_ep_target, dest, nbytes);
+    if (local) { /* mapped here (ours, or a neighbour's shared segment) */
+        memmove(local, src, nbytes);
+        gasnete_cmpl_begin(c, 0);
+        return 0;
+    }
     if (by_rdma(jobrank, dest, nbytes))
         return gasnete_rma_net_ops()->put(jobrank, dest, src, nbytes, c, flags);
     size_t chunk = gex_AM_MaxRequestMedium(&gasneti_the_tm, jobrank, GEX_EVENT_NOW, 0, 5);
@@ -102,6 +109,12 @@ static int ep_put(gex_Rank_t jobrank, void *dest, const void *src, size_t nbytes
 static int ep_get(void *dest, gex_Rank_t jobrank, const void *src, size_t nbytes,
                   const gasnete_cmpl_t *c, gex_Flags_t flags)
 {
+    void *local = gasnete_ep_local_addr(jobrank, gasnete_rma_ep_target, src, nbytes);
+    if (local) {
+        memmove(dest, local, nbytes);
+        gasnete_cmpl_begin(c, 0);
+        return 0;
+    }
     if (by_rdma(jobrank, src, nbytes))
         return gasnete_rma_net_ops()->get(dest, jobrank, src, nbytes, c, flags);
     size_t chunk = gex_AM_MaxReplyMedium(&gasneti_the_tm, jobrank, GEX_EVENT_NOW, 0, 4);

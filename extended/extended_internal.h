@@ -264,6 +264,10 @@ extern GASNETI_TLS gex_EP_Index_t gasnete_rma_ep_target;
 /* Bound segment of endpoint ep_idx of jobrank (published, or this
  * process's own); 0 with *addr and *size set, -1 if unknown (ep.c).  Handler-safe. */
 int gasnete_ep_segment(gex_Rank_t jobrank, gex_EP_Index_t ep_idx, void **addr, uintptr_t *size);
+/* Where [addr, +n) of endpoint ep_idx's segment of jobrank is mapped here
+ * (our own, or a neighbour's shared one), or NULL.  Handler-safe. */
+void *gasnete_ep_local_addr(gex_Rank_t jobrank, gex_EP_Index_t ep_idx, const void *addr,
+                            size_t n);
 /* Registers the endpoint-RMA handlers and installs gasnete_rma_ep_ops. */
 void gasnete_ep_rma_init(void);
 

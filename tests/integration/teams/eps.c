@@ -6,7 +6,8 @@
  * odd ranks), binds and publishes it, and registers on endpoint 1 a
  * handler at the same index as a different handler of endpoint 0.  Then:
  *   - gex_Segment_QueryBound through gex_TM_Pair(ep0, 1) sees every rank's
- *     segment (local address only for its own);
+ *     segment, with a local address for its own and for neighbours'
+ *     library-allocated (shared) ones, which then show the data put there;
  *   - every rank puts a 10000-byte pattern (several AM chunks) into slot
  *     `me` of every other rank's endpoint-1 segment, alternating Blocking,
  *     NB and NBI, and reads it back with Gets;
@@ -117,15 +118,20 @@ int main(int argc, char **argv)
     test_barrier();
 
     gex_TM_t to1 = gex_TM_Pair(test_ep, 1), from1to1 = gex_TM_Pair(ep1, 1);
-    void **rseg = calloc(n, sizeof(void *));
-    CHECK(rseg != NULL);
+    void **rseg = calloc(n, sizeof(void *)), **rlocal = calloc(n, sizeof(void *));
+    CHECK(rseg != NULL && rlocal != NULL);
     for (gex_Rank_t r = 0; r < n; r++) {
         void *owner, *local;
         uintptr_t len;
         CHECK_OK(gex_Segment_QueryBound(to1, r, &owner, &local, &len));
         CHECK(owner != NULL && len >= SEGLEN);
-        CHECK(r == me ? local == mine : local == NULL);
+        void *l0 = NULL; /* neighbours map each other's primordial segments */
+        CHECK_OK(gex_Segment_QueryBound(test_tm, r, NULL, &l0, NULL));
+        if (r == me) CHECK(local == mine);
+        else if (l0 && r % 2 == 0) CHECK(local != NULL); /* library memory: shared */
+        else CHECK(local == NULL);
         rseg[r] = owner;
+        rlocal[r] = local;
         gex_Event_Wait(gex_EP_QueryBoundSegmentNB(to1, r, &owner, NULL, &len, 0));
         CHECK_PTR_EQ(owner, rseg[r]);
     }
@@ -181,6 +187,12 @@ int main(int argc, char **argv)
             CHECK_PATTERN(slot, SLOT, 1000 + s, "slot written by a peer");
         }
     }
+    /* What we put into a neighbour's shared segment is visible through our
+     * own mapping of it. */
+    for (gex_Rank_t r = 0; r < n; r++)
+        if (r != me && rlocal[r])
+            CHECK_PATTERN((uint8_t *)rlocal[r] + (size_t)me * SLOT, SLOT, 1000 + me,
+                          "own slot through the local mapping");
     test_barrier();
     gex_Segment_Destroy(seg, 0);
     CHECK(gex_EP_QuerySegment(ep1) == GEX_SEGMENT_INVALID);
