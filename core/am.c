@@ -44,6 +44,7 @@ void gasnetc_am_fill_hdr(gasnetc_am_hdr_t *h, unsigned category, int is_req,
     h->src_rank = gasneti_mynode;
     h->nbytes = (uint32_t)nbytes;
     h->dest_addr = 0;
+    h->dst_ep = h->src_ep = 0;
     for (unsigned i = 0; i < numargs; i++) h->args[i] = args[i];
 }
 
@@ -123,6 +124,7 @@ int gasnetc_AM_RequestShort(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler
     va_start(ap, flags);
     fill_hdr(&h, GASNETC_AM_SHORT, 1, handler, 0, numargs, ap);
     va_end(ap);
+    gasnetc_am_route_eps(&h, tm, fn);
     return gasnetc_am_send(dest, NULL, &h, NULL, 0, flags, fn);
 }
 
@@ -142,6 +144,7 @@ int gasnetc_AM_RequestMedium(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handle
     va_start(ap, flags);
     fill_hdr(&h, GASNETC_AM_MEDIUM, 1, handler, nbytes, numargs, ap);
     va_end(ap);
+    gasnetc_am_route_eps(&h, tm, fn);
     int rc = gasnetc_am_send(dest, NULL, &h, source_addr, nbytes, flags, fn);
     if (!rc) gasnetc_am_set_lc_done(lc_opt);
     return rc;
@@ -160,6 +163,7 @@ int gasnetc_AM_RequestLong(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
     va_start(ap, flags);
     fill_hdr(&h, GASNETC_AM_LONG, 1, handler, nbytes, numargs, ap);
     va_end(ap);
+    gasnetc_am_route_eps(&h, tm, fn);
     int rc = gasnetc_am_send_long(dest, NULL, &h, source_addr, nbytes, dest_addr, flags, fn);
     if (!rc) gasnetc_am_set_lc_done(lc_opt);
     return rc;
@@ -186,6 +190,7 @@ int gasnetc_AM_ReplyShort(gex_Token_t token, gex_AM_Index_t handler, unsigned in
     va_start(ap, flags);
     fill_hdr(&h, GASNETC_AM_SHORT, 0, handler, 0, numargs, ap);
     va_end(ap);
+    gasnetc_am_reply_eps(&h, token);
     return gasnetc_am_send(dest, token->net, &h, NULL, 0, flags, fn);
 }
 
@@ -206,6 +211,7 @@ int gasnetc_AM_ReplyMedium(gex_Token_t token, gex_AM_Index_t handler, const void
     va_start(ap, flags);
     fill_hdr(&h, GASNETC_AM_MEDIUM, 0, handler, nbytes, numargs, ap);
     va_end(ap);
+    gasnetc_am_reply_eps(&h, token);
     int rc = gasnetc_am_send(dest, token->net, &h, source_addr, nbytes, flags, fn);
     if (!rc) gasnetc_am_set_lc_done(lc_opt);
     return rc;
@@ -225,6 +231,7 @@ int gasnetc_AM_ReplyLong(gex_Token_t token, gex_AM_Index_t handler, const void *
     va_start(ap, flags);
     fill_hdr(&h, GASNETC_AM_LONG, 0, handler, nbytes, numargs, ap);
     va_end(ap);
+    gasnetc_am_reply_eps(&h, token);
     int rc = gasnetc_am_send_long(dest, token->net, &h, source_addr, nbytes, dest_addr, flags, fn);
     if (!rc) gasnetc_am_set_lc_done(lc_opt);
     return rc;

@@ -24,19 +24,39 @@ struct gasneti_segment_s {
     uintptr_t size;
     gex_Flags_t flags;
     void *cdata;
+    gex_MK_t kind;
+    int owned;    /* 1: the library allocated addr (gex_Segment_Create) */
+    gex_EP_t ep;  /* the endpoint it is bound to, if any */
+    void *net_reg; /* its verbs registration (core/ibv/cseg.c), if published */
+    uint32_t pshm_serial; /* non-zero: shared with neighbours (object serial + 1) */
 };
 struct gasneti_ep_s {
     gex_Client_t client;
     gex_Segment_t segment;
     gex_Flags_t flags;
     void *cdata;
+    gex_EP_Index_t index;        /* 0: primordial (extended/ep.c creates the others) */
+    gex_EP_Capabilities_t caps;
     gex_AM_Entry_t handlers[256]; /* gex_fnptr NULL = unregistered */
 };
+/* A team (extended/team.c creates and destroys all but the primordial one).
+ * jobranks: team rank -> jobrank, NULL for the identity (primordial team
+ * and TM-pairs).  by_jobrank: (jobrank, rank) pairs sorted by jobrank for
+ * the reverse translation.  id: the team's name in messages, unique among
+ * the live teams of each member (0: primordial).  coll: the extended
+ * layer's state (barrier engine, collective sequence); NULL for TM-pairs,
+ * which allow no collectives. */
 struct gasneti_tm_s {
     gex_EP_t ep;
     gex_Rank_t rank, size;
     gex_Flags_t flags;
     void *cdata;
+    const gex_Rank_t *jobranks;
+    const gex_Rank_t (*by_jobrank)[2];
+    uint32_t id;
+    int is_pair;
+    gex_EP_Index_t pair_ep_idx; /* TM-pairs: the remote endpoint index */
+    struct gasnete_team_s *coll;
 };
 
 extern gex_Rank_t gasneti_mynode;  /* job rank of this process */
@@ -67,11 +87,15 @@ void *gasnetc_local_addr(gex_Rank_t rank, const void *addr, size_t len);
 /* 1 if [addr, addr+len) lies in rank's segment (as the owner sees it). */
 int gasnetc_in_segment(gex_Rank_t rank, const void *addr, size_t len);
 
-/* Translates a team rank (primordial team: identity) and checks it. */
+/* This process's endpoints by index (0: primordial; NULL: none yet).
+ * Entries are written once, before any message can name them. */
+extern gex_EP_t gasneti_eps[GASNET_MAXEPS];
+
+/* Translates a team rank (primordial team and TM-pairs: identity).  The
+ * caller has checked rank < tm->size. */
 static inline gex_Rank_t gasnetc_tm_to_jobrank(gex_TM_t tm, gex_Rank_t rank)
 {
-    (void)tm;
-    return rank;
+    return tm->jobranks ? tm->jobranks[rank] : rank;
 }
 
 /* ---- AM handler indices ------------------------------------------------- */

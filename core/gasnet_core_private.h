@@ -22,7 +22,15 @@ struct gasneti_token_s {
     uint8_t replied;
     const gex_AM_Entry_t *entry;
     void *net; /* verbs connection the Request came on; NULL for PSHM */
+    gex_EP_t ep;    /* receiving endpoint */
+    uint8_t src_ep; /* sending endpoint's index (a Reply goes back to it) */
 };
+
+/* Endpoint indices of an outgoing AM (handlers.c): a Request on tm goes
+ * from tm's endpoint to the one tm names at the peer (fatal for a Long to
+ * a non-primordial endpoint); a Reply goes back to the Request's sender. */
+void gasnetc_am_route_eps(gasnetc_am_hdr_t *h, gex_TM_t tm, const char *fn);
+void gasnetc_am_reply_eps(gasnetc_am_hdr_t *h, gex_Token_t token);
 
 /* Runs the handler named by hdr (called by the transports' poll).  payload
  * is the Medium payload, or NULL for Short/Long (Long data is in place at

@@ -86,7 +86,7 @@ void gasnetc_register_internal_handlers(const gex_AM_Entry_t *table, size_t n)
 gex_TI_t gex_Token_Info(gex_Token_t token, gex_Token_Info_t *info, gex_TI_t mask)
 {
     info->gex_srcrank = token->src;
-    info->gex_ep = &gasneti_the_ep;
+    info->gex_ep = token->ep;
     info->gex_entry = token->entry;
     info->gex_is_req = token->is_req;
     info->gex_is_long = token->is_long;
@@ -157,9 +157,31 @@ void gasnetc_am_deliver(const gasnetc_am_hdr_t *hdr, void *payload)
     (void)gasnetc_am_dispatch(hdr, payload, NULL);
 }
 
+void gasnetc_am_route_eps(gasnetc_am_hdr_t *h, gex_TM_t tm, const char *fn)
+{
+    h->src_ep = (uint8_t)tm->ep->index;
+    h->dst_ep = tm->is_pair ? (uint8_t)tm->pair_ep_idx : 0;
+    if (h->dst_ep && h->category == GASNETC_AM_LONG)
+        gasneti_fatalerror("%s: Long AMs to a non-primordial endpoint (index %u) are not "
+                           "supported; send a Medium, or a Long to endpoint 0",
+                           fn, (unsigned)h->dst_ep);
+}
+
+void gasnetc_am_reply_eps(gasnetc_am_hdr_t *h, gex_Token_t token)
+{
+    h->src_ep = (uint8_t)token->ep->index;
+    h->dst_ep = token->src_ep;
+}
+
 int gasnetc_am_dispatch(const gasnetc_am_hdr_t *hdr, void *payload, void *net)
 {
-    const gex_AM_Entry_t *e = &gasneti_the_ep.handlers[hdr->handler];
+    gex_EP_t ep = hdr->dst_ep < GASNET_MAXEPS ? gasneti_eps[hdr->dst_ep] : NULL;
+    if (!ep)
+        gasneti_fatalerror("AM %s from rank %u names endpoint %u, which does not exist on this "
+                           "rank (create it with gex_EP_Create before peers address it)",
+                           hdr->is_req ? "Request" : "Reply", hdr->src_rank,
+                           (unsigned)hdr->dst_ep);
+    const gex_AM_Entry_t *e = &ep->handlers[hdr->handler];
     if (e->gex_fnptr == NULL)
         gasneti_fatalerror("AM %s %s from rank %u names handler index %u, which is not "
                            "registered on this rank (register it before sending to it)",
@@ -185,6 +207,8 @@ int gasnetc_am_dispatch(const gasnetc_am_hdr_t *hdr, void *payload, void *net)
     tok.replied = 0;
     tok.entry = e;
     tok.net = net;
+    tok.ep = ep;
+    tok.src_ep = hdr->src_ep;
     void *buf = hdr->category == GASNETC_AM_LONG ? (void *)(uintptr_t)hdr->dest_addr : payload;
     handler_depth++;
     invoke(e->gex_fnptr, &tok, hdr->category == GASNETC_AM_SHORT, buf, hdr->nbytes, hdr->nargs,

@@ -270,6 +270,8 @@ int gex_Segment_Attach(gex_Segment_t *segment_p, gex_TM_t tm, uintptr_t length)
     gasneti_the_segment.addr = addr;
     gasneti_the_segment.size = size;
     gasneti_the_segment.flags = 0;
+    gasneti_the_segment.kind = GEX_MK_HOST;
+    gasneti_the_segment.ep = &gasneti_the_ep;
     gasneti_the_ep.segment = &gasneti_the_segment;
     gasneti_attach_done = 1;
     if (gasnet_client_attach_hook) gasnet_client_attach_hook(addr, size);
@@ -278,22 +280,4 @@ int gex_Segment_Attach(gex_Segment_t *segment_p, gex_TM_t tm, uintptr_t length)
     return GASNET_OK;
 }
 
-int gex_Segment_Create(gex_Segment_t *segment_p, gex_Client_t client, gex_Addr_t address,
-                       uintptr_t length, gex_MK_t kind, gex_Flags_t flags)
-{
-    gasneti_warning("gex_Segment_Create is not supported yet: use gex_Segment_Attach");
-    return GASNET_ERR_RESOURCE;
-}
-
-void gex_Segment_Destroy(gex_Segment_t segment, gex_Flags_t flags)
-{
-    gasneti_warning("gex_Segment_Destroy is not supported: the primordial segment lives "
-                    "until exit");
-}
-
-int gex_EP_BindSegment(gex_EP_t ep, gex_Segment_t segment, gex_Flags_t flags)
-{
-    if (ep != &gasneti_the_ep || segment != &gasneti_the_segment) return GASNET_ERR_BAD_ARG;
-    ep->segment = segment;
-    return GASNET_OK;
-}
+/* gex_Segment_Create, gex_Segment_Destroy, gex_EP_BindSegment: extended/ep.c. */

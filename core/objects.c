@@ -1,6 +1,6 @@
-/* core/objects.c: the client, endpoint, team and segment objects of this
- * release (one of each), their queries and client-data slots, the system
- * queries and the error-name tables. */
+/* core/objects.c: the primordial client, endpoint, team and segment
+ * objects (extended/team.c creates the other teams), their queries and
+ * client-data slots, the system queries and the error-name tables. */
 #include "core/gasnet_core_internal.h"
 #include "core/gasnet_core_private.h"
 
@@ -13,6 +13,7 @@ int gasneti_init_done = 0;
 int gasneti_attach_done = 0;
 struct gasneti_client_s gasneti_the_client;
 struct gasneti_ep_s gasneti_the_ep;
+gex_EP_t gasneti_eps[GASNET_MAXEPS] = {&gasneti_the_ep};
 struct gasneti_tm_s gasneti_the_tm;
 struct gasneti_segment_s gasneti_the_segment;
 gex_TM_t gasneti_thunk_tm = GEX_TM_INVALID;
@@ -56,7 +57,7 @@ uintptr_t gex_Segment_QuerySize(gex_Segment_t seg) { return seg->size; }
 gex_Client_t gex_EP_QueryClient(gex_EP_t ep) { return ep->client; }
 gex_Flags_t gex_EP_QueryFlags(gex_EP_t ep) { return ep->flags; }
 gex_Segment_t gex_EP_QuerySegment(gex_EP_t ep) { return ep->segment; }
-gex_EP_Index_t gex_EP_QueryIndex(gex_EP_t ep) { (void)ep; return 0; }
+gex_EP_Index_t gex_EP_QueryIndex(gex_EP_t ep) { return ep->index; }
 const char *gex_Client_QueryName(gex_Client_t client) { return client->name; }
 gex_Flags_t gex_Client_QueryFlags(gex_Client_t client) { return client->flags; }
 gex_Client_t gex_TM_QueryClient(gex_TM_t tm) { return tm->ep->client; }
@@ -67,20 +68,17 @@ gex_Rank_t gex_TM_QuerySize(gex_TM_t tm) { return tm->size; }
 
 gex_Rank_t gex_TM_TranslateRankToJobrank(gex_TM_t tm, gex_Rank_t rank)
 {
-    return rank < tm->size ? rank : GEX_RANK_INVALID;
+    return rank < tm->size ? gasnetc_tm_to_jobrank(tm, rank) : GEX_RANK_INVALID;
 }
 
-gex_Rank_t gex_TM_TranslateJobrankToRank(gex_TM_t tm, gex_Rank_t jobrank)
-{
-    return jobrank < tm->size ? jobrank : GEX_RANK_INVALID;
-}
+/* gex_TM_TranslateJobrankToRank: extended/team.c (teams own the reverse map). */
 
 gex_EP_Location_t gex_TM_TranslateRankToEP(gex_TM_t tm, gex_Rank_t rank, gex_Flags_t flags)
 {
     gex_EP_Location_t loc;
     (void)flags;
     loc.gex_rank = gex_TM_TranslateRankToJobrank(tm, rank);
-    loc.gex_ep_index = 0;
+    loc.gex_ep_index = 0; /* team members are primordial endpoints */
     return loc;
 }
 
@@ -93,32 +91,7 @@ void *gex_TM_QueryCData(gex_TM_t tm) { return tm->cdata; }
 void gex_EP_SetCData(gex_EP_t ep, const void *cdata) { ep->cdata = (void *)cdata; }
 void *gex_EP_QueryCData(gex_EP_t ep) { return ep->cdata; }
 
-int gex_Segment_QueryBound(gex_TM_t tm, gex_Rank_t rank, void **owneraddr_p,
-                           void **localaddr_p, uintptr_t *size_p)
-{
-    if (!gasneti_attach_done || rank >= tm->size) return GASNET_ERR_BAD_ARG;
-    gex_Rank_t jr = gasnetc_tm_to_jobrank(tm, rank);
-    if (owneraddr_p) *owneraddr_p = gasneti_seginfo[jr].addr;
-    if (localaddr_p)
-        *localaddr_p = gasnetc_is_local(jr)
-                           ? gasnetc_local_addr(jr, gasneti_seginfo[jr].addr, 0)
-                           : NULL;
-    if (size_p) *size_p = gasneti_seginfo[jr].size;
-    return GASNET_OK;
-}
-
-gex_Event_t gex_EP_QueryBoundSegmentNB(gex_TM_t tm, gex_Rank_t rank, void **owneraddr_p,
-                                       void **localaddr_p, uintptr_t *size_p, gex_Flags_t flags)
-{
-    (void)flags;
-    /* Every rank's segment is known locally after attach: complete at once. */
-    if (gex_Segment_QueryBound(tm, rank, owneraddr_p, localaddr_p, size_p) != GASNET_OK) {
-        if (owneraddr_p) *owneraddr_p = NULL;
-        if (localaddr_p) *localaddr_p = NULL;
-        if (size_p) *size_p = 0;
-    }
-    return GEX_EVENT_INVALID;
-}
+/* gex_Segment_QueryBound, gex_EP_QueryBoundSegmentNB: extended/ep.c (any endpoint). */
 
 /* ---- system queries ------------------------------------------------------------ */
 gex_Rank_t gex_System_QueryJobRank(void) { return gasneti_mynode; }

@@ -1,68 +1,90 @@
-/* extended/barrier.c: barriers over the primordial team: the AM glue of
- * the dissemination engine (extended/barrier_engine.c), gex_Coll_BarrierNB/
+/* extended/barrier.c: barriers over any team: the AM glue of the
+ * dissemination engine (extended/barrier_engine.c), gex_Coll_BarrierNB/
  * BarrierBlocking, and the GASNet-1 split-phase named barrier
- * (gasnet_barrier_notify/wait/try, gasnet_barrier, gasnet_barrier_result).
+ * (gasnet_barrier_notify/wait/try, gasnet_barrier, gasnet_barrier_result)
+ * on the primordial team.
  *
- * Handlers only record arrivals; messages are sent from
+ * Each team has its own engine (extended/team.h); messages carry the team
+ * id.  Handlers only record arrivals; messages are sent from
  * gasnete_barrier_progress(), which runs after polls (gasnete_progress),
- * from event tests and at notify.  All barriers, EX and GASNet-1, share one
- * epoch sequence: every rank starts them in the same order (spec: the two
- * kinds must not overlap on the primordial team).
+ * from event tests and at notify.  On the primordial team, EX and GASNet-1
+ * barriers share one epoch sequence: every rank starts them in the same
+ * order (spec: the two kinds must not overlap on the primordial team).
  */
-#include "extended/extended_internal.h"
-#include "extended/barrier.h"
+#include "extended/team.h"
+
+#include <gasnet_coll.h>
 
 #include <gasnet.h>
 
 #define GASNETE_BARRIER_HIDX (GASNETE_HANDLER_BASE + 0)
 
-static gasnete_bar_t gasnete_bar;
 static GASNETI_TLS int gasnete_bar_in_progress; /* reentrancy guard (per thread) */
 
 #define GASNETE_BAR_DONE ((uint64_t)1 << 63)
 
 /* ---- AM glue -------------------------------------------------------------------- */
 
-/* Request handler: (epoch, round | kind << 8, id).  Records the arrival. */
-static void gasnete_barrier_reqh(gex_Token_t token, gex_AM_Arg_t epoch, gex_AM_Arg_t rk,
-                                 gex_AM_Arg_t id)
+typedef struct {
+    gex_Rank_t src; /* jobrank */
+    uint32_t epoch, round;
+    gasnete_bval_t v;
+} bar_arrival_t;
+
+/* Files one arrival in team t's engine (registry lock held). */
+static void bar_arrive_in(struct gasnete_team_s *t, void *arg)
+{
+    bar_arrival_t *a = arg;
+    gex_Rank_t src = gasnete_team_rank_of(t->tm, a->src);
+    if (src == GEX_RANK_INVALID || gasnete_bar_arrive(&t->bar, src, a->epoch, a->round, a->v))
+        gasneti_fatalerror("barrier protocol error: unexpected message from rank %u (team id "
+                           "%u, epoch %u, round %u); were barriers called in a different "
+                           "order on different ranks?",
+                           (unsigned)a->src, (unsigned)t->tm->id, (unsigned)a->epoch,
+                           (unsigned)a->round);
+}
+
+/* Request handler: (team id, epoch, round | kind << 8, id).  Records the
+ * arrival. */
+static void gasnete_barrier_reqh(gex_Token_t token, gex_AM_Arg_t team, gex_AM_Arg_t epoch,
+                                 gex_AM_Arg_t rk, gex_AM_Arg_t id)
 {
     gex_Token_Info_t info;
     gex_Token_Info(token, &info, GEX_TI_SRCRANK);
-    gasnete_bval_t v;
-    v.kind = ((uint32_t)rk >> 8) & 0x3U;
-    v.id = (int32_t)id;
-    uint32_t round = (uint32_t)rk & 0xffU;
-    if (gasnete_bar_arrive(&gasnete_bar, info.gex_srcrank, (uint32_t)epoch, round, v))
-        gasneti_fatalerror("barrier protocol error: unexpected message from rank %u (epoch %u, "
-                           "round %u); were barriers called in a different order on different "
-                           "ranks?",
-                           (unsigned)info.gex_srcrank, (unsigned)(uint32_t)epoch,
-                           (unsigned)round);
+    bar_arrival_t a;
+    a.src = info.gex_srcrank;
+    a.epoch = (uint32_t)epoch;
+    a.round = (uint32_t)rk & 0xffU;
+    a.v.kind = ((uint32_t)rk >> 8) & 0x3U;
+    a.v.id = (int32_t)id;
+    if (gasnete_team_with_id((uint32_t)team, bar_arrive_in, &a))
+        gasneti_fatalerror("barrier protocol error: message from rank %u for team id %u, which "
+                           "does not exist here (was the team destroyed early, or created on "
+                           "some members only?)",
+                           (unsigned)a.src, (unsigned)(uint32_t)team);
 }
 
 void gasnete_barrier_init(void)
 {
     static gex_AM_Entry_t table[] = {
         {GASNETE_BARRIER_HIDX, (gex_AM_Fn_t)gasnete_barrier_reqh,
-         GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REQUEST, 3, NULL, "gasnete_barrier_reqh"},
+         GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REQUEST, 4, NULL, "gasnete_barrier_reqh"},
     };
-    gasnete_bar_setup(&gasnete_bar, gasneti_mynode, gasneti_nodes);
     gasnetc_register_internal_handlers(table, sizeof(table) / sizeof(table[0]));
 }
 
-void gasnete_barrier_progress(void)
+/* Sends team t's ready messages and completes its finished barriers. */
+static void barrier_progress_team(struct gasnete_team_s *t)
 {
-    if (gasnete_bar_outstanding(&gasnete_bar) == 0 || gasnete_bar_in_progress) return;
-    gasnete_bar_in_progress = 1;
     for (;;) {
         gasnete_bar_msg_t msg;
         void *cookie;
         gasnete_bval_t result;
-        int what = gasnete_bar_next(&gasnete_bar, &msg, &cookie, &result);
+        int what = gasnete_bar_next(&t->bar, &msg, &cookie, &result);
         if (what == 0) break;
         if (what == 1) {
-            gasnetc_AM_RequestShort(&gasneti_the_tm, msg.dest, GASNETE_BARRIER_HIDX, 3, 0,
+            gasnetc_AM_RequestShort(&gasneti_the_tm, gasnetc_tm_to_jobrank(t->tm, msg.dest),
+                                    GASNETE_BARRIER_HIDX, 4, 0, (gex_AM_Arg_t)t->tm->id,
                                     (gex_AM_Arg_t)msg.epoch,
                                     (gex_AM_Arg_t)(msg.round | (msg.value.kind << 8)),
                                     (gex_AM_Arg_t)msg.value.id);
@@ -72,6 +94,13 @@ void gasnete_barrier_progress(void)
                              __ATOMIC_RELEASE);
         }
     }
+}
+
+void gasnete_barrier_progress(void)
+{
+    if (gasnete_bar_in_progress) return;
+    gasnete_bar_in_progress = 1;
+    gasnete_team_each_busy(barrier_progress_team);
     gasnete_bar_in_progress = 0;
 }
 
@@ -84,19 +113,16 @@ static int gasnete_barrier_test_op(gasnete_op_t *op)
 }
 
 /* Starts a barrier with this rank's contribution; returns its op. */
-static gasnete_op_t *gasnete_barrier_start(gasnete_bval_t mine, const char *caller)
+static gasnete_op_t *gasnete_barrier_start(gex_TM_t tm, gasnete_bval_t mine, const char *caller)
 {
-    if (GASNETE_CHECKS && gasnetc_in_handler())
-        gasneti_fatalerror("%s called from an AM handler (barriers are not allowed in handler "
-                           "context)",
-                           caller);
+    struct gasnete_team_s *t = gasnete_team_for_coll(tm, caller);
     gasnete_op_t *op = gasnete_op_alloc(gasnete_mythread());
     op->ev.kind = GASNETE_EV_COLL;
     op->coll_test = gasnete_barrier_test_op;
     op->coll_data = 0;
     __atomic_thread_fence(__ATOMIC_SEQ_CST); /* release: prior accesses precede the barrier */
     int rc;
-    while ((rc = gasnete_bar_start(&gasnete_bar, mine, op, NULL)) == 1) {
+    while ((rc = gasnete_bar_start(&t->bar, mine, op, NULL)) == 1) {
         /* Too many barriers in flight: let the oldest ones finish (the
          * poll runs gasnete_progress). */
         gasnetc_poll();
@@ -124,20 +150,10 @@ static gasnete_bval_t gasnete_barrier_finish(gasnete_op_t *op)
 
 /* ---- GASNet-EX ------------------------------------------------------------------ */
 
-static void gasnete_check_tm(gex_TM_t tm, const char *caller)
-{
-    if (tm == GEX_TM_INVALID)
-        gasneti_fatalerror("%s: tm is GEX_TM_INVALID (pass the team from gex_Client_Init)",
-                           caller);
-    if (!gasneti_init_done)
-        gasneti_fatalerror("%s called before gex_Client_Init", caller);
-}
-
 gex_Event_t gex_Coll_BarrierNB(gex_TM_t tm, gex_Flags_t flags)
 {
-    gasnete_check_tm(tm, "gex_Coll_BarrierNB");
     gasnete_bval_t anon = {GASNETE_BV_ANON, 0};
-    gasnete_op_t *op = gasnete_barrier_start(anon, "gex_Coll_BarrierNB");
+    gasnete_op_t *op = gasnete_barrier_start(tm, anon, "gex_Coll_BarrierNB");
     if (gasnete_barrier_test_op(op)) {
         gasnete_op_free(op);
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -148,74 +164,77 @@ gex_Event_t gex_Coll_BarrierNB(gex_TM_t tm, gex_Flags_t flags)
 
 int gex_Coll_BarrierBlocking(gex_TM_t tm, gex_Flags_t flags)
 {
-    gasnete_check_tm(tm, "gex_Coll_BarrierBlocking");
     gasnete_bval_t anon = {GASNETE_BV_ANON, 0};
-    (void)gasnete_barrier_finish(gasnete_barrier_start(anon, "gex_Coll_BarrierBlocking"));
+    (void)gasnete_barrier_finish(gasnete_barrier_start(tm, anon, "gex_Coll_BarrierBlocking"));
     return GASNET_OK;
 }
 
 /* ---- GASNet-1 named barrier -------------------------------------------------------- */
-/* One split-phase barrier at a time per process; the client serializes
- * these calls (GASNet-1 spec), so no lock. */
-static struct {
-    gasnete_op_t *op; /* non-NULL between notify and wait/successful try */
-    int prev_flags;   /* for gasnet_barrier_result */
-    int prev_id;
-} gasnete_g1bar;
+/* One split-phase barrier at a time per team and process; the client
+ * serializes these calls (GASNet-1 spec), so no lock.  gasnet_barrier_* are
+ * the primordial team's; gasnet_coll_barrier_* name the team. */
 
-void gasnet_barrier_notify(int id, int flags)
+void gasnete_coll_barrier_notify(gex_TM_t tm, int id, int flags)
 {
-    if (gasnete_g1bar.op)
+    struct gasnete_team_s *t = gasnete_team_for_coll(tm, "gasnet_barrier_notify");
+    if (t->g1op)
         gasneti_fatalerror("gasnet_barrier_notify(id=%d, flags=%d) called twice without "
                            "gasnet_barrier_wait or a successful gasnet_barrier_try in between",
                            id, flags);
-    gasnete_check_tm(&gasneti_the_tm, "gasnet_barrier_notify");
-    gasnete_g1bar.op = gasnete_barrier_start(gasnete_bval_from_notify(id, flags),
-                                             "gasnet_barrier_notify");
+    t->g1op = gasnete_barrier_start(tm, gasnete_bval_from_notify(id, flags),
+                                    "gasnet_barrier_notify");
 }
 
-static int gasnete_g1bar_complete(int id, int flags)
+static int gasnete_g1bar_complete(struct gasnete_team_s *t, int id, int flags)
 {
-    gasnete_bval_t result = gasnete_barrier_finish(gasnete_g1bar.op);
-    gasnete_g1bar.op = NULL;
+    gasnete_bval_t result = gasnete_barrier_finish(t->g1op);
+    t->g1op = NULL;
     int rc = gasnete_bval_wait_rc(result, id, flags);
-    gasnete_g1bar.prev_flags = gasnete_bval_result_flags(result, rc, &gasnete_g1bar.prev_id);
+    t->g1_prev_flags = gasnete_bval_result_flags(result, rc, &t->g1_prev_id);
     return rc;
 }
 
-int gasnet_barrier_wait(int id, int flags)
+/* The team of a wait/try/result call, checking a notify came first (or,
+ * for result, that none is pending). */
+static struct gasnete_team_s *g1bar_team(gex_TM_t tm, int want_pending, const char *fn)
 {
-    if (!gasnete_g1bar.op)
-        gasneti_fatalerror("gasnet_barrier_wait(id=%d, flags=%d) called without a preceding "
-                           "gasnet_barrier_notify",
-                           id, flags);
-    return gasnete_g1bar_complete(id, flags);
+    struct gasnete_team_s *t = gasnete_team_for_coll(tm, fn);
+    if (want_pending && !t->g1op)
+        gasneti_fatalerror("%s called without a preceding gasnet_barrier_notify", fn);
+    if (!want_pending && t->g1op)
+        gasneti_fatalerror("%s called between gasnet_barrier_notify and gasnet_barrier_wait",
+                           fn);
+    return t;
 }
 
-int gasnet_barrier_try(int id, int flags)
+int gasnete_coll_barrier_wait(gex_TM_t tm, int id, int flags)
 {
-    if (!gasnete_g1bar.op)
-        gasneti_fatalerror("gasnet_barrier_try(id=%d, flags=%d) called without a preceding "
-                           "gasnet_barrier_notify",
-                           id, flags);
-    if (GASNETE_CHECKS && gasnetc_in_handler())
-        gasneti_fatalerror("gasnet_barrier_try called from an AM handler");
+    return gasnete_g1bar_complete(g1bar_team(tm, 1, "gasnet_barrier_wait"), id, flags);
+}
+
+int gasnete_coll_barrier_try(gex_TM_t tm, int id, int flags)
+{
+    struct gasnete_team_s *t = g1bar_team(tm, 1, "gasnet_barrier_try");
     gasnetc_poll(); /* GASNet-1 try calls poll (EX Test calls do not) */
-    if (!gasnete_barrier_test_op(gasnete_g1bar.op)) return GASNET_ERR_NOT_READY;
-    return gasnete_g1bar_complete(id, flags);
+    if (!gasnete_barrier_test_op(t->g1op)) return GASNET_ERR_NOT_READY;
+    return gasnete_g1bar_complete(t, id, flags);
 }
 
-int gasnet_barrier(int id, int flags)
+int gasnete_coll_barrier(gex_TM_t tm, int id, int flags)
 {
-    gasnet_barrier_notify(id, flags);
-    return gasnet_barrier_wait(id, flags);
+    gasnete_coll_barrier_notify(tm, id, flags);
+    return gasnete_coll_barrier_wait(tm, id, flags);
 }
 
-int gasnet_barrier_result(int *id)
+int gasnete_coll_barrier_result(gex_TM_t tm, int *id)
 {
-    if (gasnete_g1bar.op)
-        gasneti_fatalerror("gasnet_barrier_result called between gasnet_barrier_notify and "
-                           "gasnet_barrier_wait");
-    if (id) *id = gasnete_g1bar.prev_id;
-    return gasnete_g1bar.prev_flags;
+    struct gasnete_team_s *t = g1bar_team(tm, 0, "gasnet_barrier_result");
+    if (id) *id = t->g1_prev_id;
+    return t->g1_prev_flags;
 }
+
+void gasnet_barrier_notify(int id, int flags) { gasnete_coll_barrier_notify(&gasneti_the_tm, id, flags); }
+int gasnet_barrier_wait(int id, int flags) { return gasnete_coll_barrier_wait(&gasneti_the_tm, id, flags); }
+int gasnet_barrier_try(int id, int flags) { return gasnete_coll_barrier_try(&gasneti_the_tm, id, flags); }
+int gasnet_barrier(int id, int flags) { return gasnete_coll_barrier(&gasneti_the_tm, id, flags); }
+int gasnet_barrier_result(int *id) { return gasnete_coll_barrier_result(&gasneti_the_tm, id); }

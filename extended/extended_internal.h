@@ -30,6 +30,23 @@
 #define GASNETE_LIKELY(x) __builtin_expect(!!(x), 1)
 #define GASNETE_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
+/* The jobrank of (tm, rank) for point-to-point calls; with checks on, a
+ * GEX_TM_INVALID team or a rank outside the team is one fatal line naming
+ * fn.  Handler-safe. */
+static inline gex_Rank_t gasnete_team_rank(const char *fn, gex_TM_t tm, gex_Rank_t rank)
+{
+    if (GASNETE_CHECKS) {
+        if (GASNETE_UNLIKELY(tm == GEX_TM_INVALID))
+            gasneti_fatalerror("%s: tm is GEX_TM_INVALID (pass a team from gex_Client_Init, "
+                               "gex_TM_Split, gex_TM_Create or gex_TM_Pair)",
+                               fn);
+        if (GASNETE_UNLIKELY(rank >= tm->size))
+            gasneti_fatalerror("%s: rank %u is out of range (team size %u)", fn, (unsigned)rank,
+                               (unsigned)tm->size);
+    }
+    return gasnetc_tm_to_jobrank(tm, rank);
+}
+
 /* ---- completion counters ------------------------------------------------ */
 /* init: pieces started (written only by the initiating thread, before the
  * initiating call returns).  done: pieces finished (atomic, any thread).
@@ -235,6 +252,25 @@ typedef struct gasnete_rma_transport {
  * with "no network path to rank R").  Call during init, before any RMA. */
 void gasnete_rma_set_transport(const gasnete_rma_transport_t *ops);
 
+/* The transport installed by gasnete_rma_set_transport (verbs). */
+const gasnete_rma_transport_t *gasnete_rma_net_ops(void);
+/* The transport for TM-pairs that name a non-primordial remote endpoint
+ * (extended/ep_rma.c sets it at init). */
+extern const gasnete_rma_transport_t *gasnete_rma_ep_ops;
+/* The remote endpoint index of the calling thread's current call into
+ * gasnete_rma_ep_ops (set by rma.c just before each call). */
+extern GASNETI_TLS gex_EP_Index_t gasnete_rma_ep_target;
+
+/* Bound segment of endpoint ep_idx of jobrank (published, or this
+ * process's own); 0 with *addr and *size set, -1 if unknown (ep.c).  Handler-safe. */
+int gasnete_ep_segment(gex_Rank_t jobrank, gex_EP_Index_t ep_idx, void **addr, uintptr_t *size);
+/* Where [addr, +n) of endpoint ep_idx's segment of jobrank is mapped here
+ * (our own, or a neighbour's shared one), or NULL.  Handler-safe. */
+void *gasnete_ep_local_addr(gex_Rank_t jobrank, gex_EP_Index_t ep_idx, const void *addr,
+                            size_t n);
+/* Registers the endpoint-RMA handlers and installs gasnete_rma_ep_ops. */
+void gasnete_ep_rma_init(void);
+
 /* Writes nbytes bytes of value at rank's dest, blocking (used by the legacy
  * memset).  Not handler-safe. */
 void gasnete_memset_blocking(gex_TM_t tm, gex_Rank_t rank, void *dest, int val, size_t nbytes);
@@ -274,6 +310,10 @@ void gasnete_barrier_progress(void);
 void gasnete_legacy_init(void);
 /* Registers the remote-atomics handlers (ratomic.c).  Init path. */
 void gasnete_ratomic_init(void);
+/* Registers the VIS peer-completion handler (vis_pc.c).  Init path. */
+void gasnete_vis_pc_init(void);
+/* 1 if kind is host memory (GEX_MK_HOST or a host-class kind; mk.c). */
+int gasnete_mk_is_host(gex_MK_t kind);
 /* Registers the broadcast/reduce handler (coll.c).  Init path. */
 void gasnete_coll_init(void);
 

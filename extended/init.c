@@ -4,7 +4,7 @@
  *
  * Small on purpose: each service initializes itself in its own file.
  */
-#include "extended/extended_internal.h"
+#include "extended/team.h"
 
 void gasnete_init(void)
 {
@@ -12,10 +12,13 @@ void gasnete_init(void)
     if (done) return;
     done = 1;
     (void)gasnete_mythread(); /* the initial thread's state, off the fast path */
+    gasnete_team_init();
     gasnete_barrier_init();
     gasnete_legacy_init();
     gasnete_ratomic_init();
     gasnete_coll_init();
+    gasnete_vis_pc_init();
+    gasnete_ep_rma_init();
 }
 
 void gasnete_progress(void)

@@ -12,10 +12,17 @@ libgasnet_sources += \
 	extended/legacy.c \
 	extended/ratomic.c \
 	extended/coll.c \
+	extended/team.c \
+	extended/coll_g1.c \
+	extended/mk.c \
+	extended/vis_pc.c \
+	extended/ep.c \
+	extended/ep_rma.c \
 	extended/init.c
 
 EXTRA_DIST += extended/README
-noinst_HEADERS += extended/extended_internal.h extended/barrier.h extended/ratomic_ops.h
+noinst_HEADERS += extended/extended_internal.h extended/barrier.h extended/ratomic_ops.h \
+	extended/team.h extended/coll.h
 
 # Public headers owned by the extended layer.
 include_HEADERS += \

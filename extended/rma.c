@@ -42,22 +42,33 @@ void gasnete_rma_set_transport(const gasnete_rma_transport_t *ops)
     gasnete_rma_ops = ops ? ops : &gasnete_noroute;
 }
 
+const gasnete_rma_transport_t *gasnete_rma_net_ops(void) { return gasnete_rma_ops; }
+
+/* Transport to non-primordial endpoints (TM-pairs naming remote index > 0):
+ * extended/ep_rma.c installs it; every such rank goes through it, even a
+ * neighbour (created segments are not cross-mapped). */
+const gasnete_rma_transport_t *gasnete_rma_ep_ops = &gasnete_noroute;
+GASNETI_TLS gex_EP_Index_t gasnete_rma_ep_target;
+#define GASNETE_RMA_LOCAL(tm, rank) (gasnetc_is_local(rank) && !(tm)->pair_ep_idx)
+#define GASNETE_RMA_OPS(tm)                                                         \
+    (GASNETE_UNLIKELY((tm)->pair_ep_idx)                                            \
+         ? (gasnete_rma_ep_target = (tm)->pair_ep_idx, gasnete_rma_ep_ops)          \
+         : gasnete_rma_ops)
+
 /* ---- argument checks --------------------------------------------------------------- */
 
 #define GASNETE_LC_NB 0  /* NB Put: NOW, DEFER or &event */
 #define GASNETE_LC_NBI 1 /* NBI Put: NOW, DEFER or GROUP */
 
+/* rank is a jobrank here (gasnete_team_rank checked and translated it).
+ * Segments of non-primordial endpoints are checked at the target. */
 static void gasnete_check_rma(const char *fn, gex_TM_t tm, gex_Rank_t rank, const void *raddr,
                               size_t nbytes)
 {
-    if (GASNETE_UNLIKELY(tm == GEX_TM_INVALID))
-        gasneti_fatalerror("%s: tm is GEX_TM_INVALID (pass the team from gex_Client_Init)", fn);
+    if (tm->pair_ep_idx) nbytes = 0;
     if (GASNETE_UNLIKELY(!gasneti_attach_done))
         gasneti_fatalerror("%s called before gex_Segment_Attach (RMA needs attached segments)",
                            fn);
-    if (GASNETE_UNLIKELY(rank >= gasneti_nodes))
-        gasneti_fatalerror("%s: rank %u is out of range (team size %u)", fn, (unsigned)rank,
-                           (unsigned)gasneti_nodes);
     if (GASNETE_UNLIKELY(gasnetc_in_handler()))
         gasneti_fatalerror("%s called from an AM handler: RMA is not allowed in handler "
                            "context",
@@ -123,15 +134,16 @@ static void gasnete_wait_ctr(const gasnete_ctr_t *c)
 int gex_RMA_PutBlocking(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src,
                         size_t nbytes, gex_Flags_t flags)
 {
+    rank = gasnete_team_rank("gex_RMA_PutBlocking", tm, rank);
     if (GASNETE_CHECKS) gasnete_check_rma("gex_RMA_PutBlocking", tm, rank, dest, nbytes);
     if (GASNETE_UNLIKELY(nbytes == 0)) return 0;
-    if (GASNETE_LIKELY(gasnetc_is_local(rank))) {
+    if (GASNETE_LIKELY(GASNETE_RMA_LOCAL(tm, rank))) {
         gasnete_copy(gasnete_xlate("gex_RMA_PutBlocking", rank, dest, nbytes), src, nbytes);
         return 0;
     }
     gasnete_ctr_t ctr = {0, 0};
     gasnete_cmpl_t c = {&ctr, NULL};
-    int rc = gasnete_rma_ops->put(rank, dest, src, nbytes, &c, flags);
+    int rc = GASNETE_RMA_OPS(tm)->put(rank, dest, src, nbytes, &c, flags);
     if (rc) return rc;
     gasnete_wait_ctr(&ctr);
     return 0;
@@ -140,12 +152,13 @@ int gex_RMA_PutBlocking(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *sr
 int gex_RMA_PutNBI(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src, size_t nbytes,
                    gex_Event_t *lc_opt, gex_Flags_t flags)
 {
+    rank = gasnete_team_rank("gex_RMA_PutNBI", tm, rank);
     if (GASNETE_CHECKS) {
         gasnete_check_rma("gex_RMA_PutNBI", tm, rank, dest, nbytes);
         gasnete_check_lc("gex_RMA_PutNBI", lc_opt, GASNETE_LC_NBI);
     }
     if (GASNETE_UNLIKELY(nbytes == 0)) return 0;
-    if (GASNETE_LIKELY(gasnetc_is_local(rank))) {
+    if (GASNETE_LIKELY(GASNETE_RMA_LOCAL(tm, rank))) {
         gasnete_copy(gasnete_xlate("gex_RMA_PutNBI", rank, dest, nbytes), src, nbytes);
         return 0;
     }
@@ -157,7 +170,7 @@ int gex_RMA_PutNBI(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src, si
     else if (lc_opt == GEX_EVENT_GROUP)
         c.lc = &iop->lc;
     if (lc_opt == GEX_EVENT_NOW) flags |= GASNETE_FLAG_LC_NOW;
-    int rc = gasnete_rma_ops->put(rank, dest, src, nbytes, &c, flags);
+    int rc = GASNETE_RMA_OPS(tm)->put(rank, dest, src, nbytes, &c, flags);
     if (rc) return rc;
     if (lc_opt == GEX_EVENT_NOW) gasnete_wait_ctr(&lc_now);
     return 0;
@@ -166,12 +179,13 @@ int gex_RMA_PutNBI(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src, si
 gex_Event_t gex_RMA_PutNB(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src,
                           size_t nbytes, gex_Event_t *lc_opt, gex_Flags_t flags)
 {
+    rank = gasnete_team_rank("gex_RMA_PutNB", tm, rank);
     if (GASNETE_CHECKS) {
         gasnete_check_rma("gex_RMA_PutNB", tm, rank, dest, nbytes);
         gasnete_check_lc("gex_RMA_PutNB", lc_opt, GASNETE_LC_NB);
     }
     int lc_event = (lc_opt != GEX_EVENT_NOW && lc_opt != GEX_EVENT_DEFER);
-    if (GASNETE_LIKELY(nbytes == 0 || gasnetc_is_local(rank))) {
+    if (GASNETE_LIKELY(nbytes == 0 || GASNETE_RMA_LOCAL(tm, rank))) {
         if (nbytes) gasnete_copy(gasnete_xlate("gex_RMA_PutNB", rank, dest, nbytes), src, nbytes);
         if (lc_event) *lc_opt = GEX_EVENT_INVALID;
         return GEX_EVENT_INVALID;
@@ -179,7 +193,7 @@ gex_Event_t gex_RMA_PutNB(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *
     gasnete_op_t *op = gasnete_op_alloc(gasnete_mythread());
     gasnete_cmpl_t c = {&op->op, (lc_opt == GEX_EVENT_DEFER) ? NULL : &op->lc};
     if (lc_opt == GEX_EVENT_NOW) flags |= GASNETE_FLAG_LC_NOW;
-    int rc = gasnete_rma_ops->put(rank, dest, src, nbytes, &c, flags);
+    int rc = GASNETE_RMA_OPS(tm)->put(rank, dest, src, nbytes, &c, flags);
     if (rc) {
         gasnete_op_free(op);
         return GEX_EVENT_NO_OP;
@@ -199,15 +213,16 @@ gex_Event_t gex_RMA_PutNB(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *
 int gex_RMA_GetBlocking(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, size_t nbytes,
                         gex_Flags_t flags)
 {
+    rank = gasnete_team_rank("gex_RMA_GetBlocking", tm, rank);
     if (GASNETE_CHECKS) gasnete_check_rma("gex_RMA_GetBlocking", tm, rank, src, nbytes);
     if (GASNETE_UNLIKELY(nbytes == 0)) return 0;
-    if (GASNETE_LIKELY(gasnetc_is_local(rank))) {
+    if (GASNETE_LIKELY(GASNETE_RMA_LOCAL(tm, rank))) {
         gasnete_copy(dest, gasnete_xlate("gex_RMA_GetBlocking", rank, src, nbytes), nbytes);
         return 0;
     }
     gasnete_ctr_t ctr = {0, 0};
     gasnete_cmpl_t c = {&ctr, NULL};
-    int rc = gasnete_rma_ops->get(dest, rank, src, nbytes, &c, flags);
+    int rc = GASNETE_RMA_OPS(tm)->get(dest, rank, src, nbytes, &c, flags);
     if (rc) return rc;
     gasnete_wait_ctr(&ctr);
     return 0;
@@ -216,28 +231,30 @@ int gex_RMA_GetBlocking(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, siz
 int gex_RMA_GetNBI(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, size_t nbytes,
                    gex_Flags_t flags)
 {
+    rank = gasnete_team_rank("gex_RMA_GetNBI", tm, rank);
     if (GASNETE_CHECKS) gasnete_check_rma("gex_RMA_GetNBI", tm, rank, src, nbytes);
     if (GASNETE_UNLIKELY(nbytes == 0)) return 0;
-    if (GASNETE_LIKELY(gasnetc_is_local(rank))) {
+    if (GASNETE_LIKELY(GASNETE_RMA_LOCAL(tm, rank))) {
         gasnete_copy(dest, gasnete_xlate("gex_RMA_GetNBI", rank, src, nbytes), nbytes);
         return 0;
     }
     gasnete_iop_t *iop = gasnete_current_iop(gasnete_mythread());
     gasnete_cmpl_t c = {&iop->get, NULL};
-    return gasnete_rma_ops->get(dest, rank, src, nbytes, &c, flags);
+    return GASNETE_RMA_OPS(tm)->get(dest, rank, src, nbytes, &c, flags);
 }
 
 gex_Event_t gex_RMA_GetNB(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, size_t nbytes,
                           gex_Flags_t flags)
 {
+    rank = gasnete_team_rank("gex_RMA_GetNB", tm, rank);
     if (GASNETE_CHECKS) gasnete_check_rma("gex_RMA_GetNB", tm, rank, src, nbytes);
-    if (GASNETE_LIKELY(nbytes == 0 || gasnetc_is_local(rank))) {
+    if (GASNETE_LIKELY(nbytes == 0 || GASNETE_RMA_LOCAL(tm, rank))) {
         if (nbytes) gasnete_copy(dest, gasnete_xlate("gex_RMA_GetNB", rank, src, nbytes), nbytes);
         return GEX_EVENT_INVALID;
     }
     gasnete_op_t *op = gasnete_op_alloc(gasnete_mythread());
     gasnete_cmpl_t c = {&op->op, NULL};
-    if (gasnete_rma_ops->get(dest, rank, src, nbytes, &c, flags)) {
+    if (GASNETE_RMA_OPS(tm)->get(dest, rank, src, nbytes, &c, flags)) {
         gasnete_op_free(op);
         return GEX_EVENT_NO_OP;
     }
@@ -253,17 +270,18 @@ gex_Event_t gex_RMA_GetNB(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, s
 gex_RMA_Value_t gex_RMA_GetBlockingVal(gex_TM_t tm, gex_Rank_t rank, void *src, size_t nbytes,
                                        gex_Flags_t flags)
 {
+    rank = gasnete_team_rank("gex_RMA_GetBlockingVal", tm, rank);
     if (GASNETE_CHECKS) {
         gasnete_check_rma("gex_RMA_GetBlockingVal", tm, rank, src, nbytes);
         gasnete_check_val_size("gex_RMA_GetBlockingVal", nbytes);
     }
-    if (GASNETE_LIKELY(gasnetc_is_local(rank)))
+    if (GASNETE_LIKELY(GASNETE_RMA_LOCAL(tm, rank)))
         return gasnete_value_load(gasnete_xlate("gex_RMA_GetBlockingVal", rank, src, nbytes),
                                   nbytes);
     unsigned char buf[sizeof(gex_RMA_Value_t)];
     gasnete_ctr_t ctr = {0, 0};
     gasnete_cmpl_t c = {&ctr, NULL};
-    (void)gasnete_rma_ops->get(buf, rank, src, nbytes, &c, flags & ~GEX_FLAG_IMMEDIATE);
+    (void)GASNETE_RMA_OPS(tm)->get(buf, rank, src, nbytes, &c, flags & ~GEX_FLAG_IMMEDIATE);
     gasnete_wait_ctr(&ctr);
     return gasnete_value_load(buf, nbytes);
 }
@@ -271,14 +289,14 @@ gex_RMA_Value_t gex_RMA_GetBlockingVal(gex_TM_t tm, gex_Rank_t rank, void *src, 
 /* Shared by the three Put value forms (arguments already checked): the
  * value lives on this stack frame, so the transport's local completion is
  * always awaited here.  op_ctr receives the operation completion. */
-static int gasnete_put_val(gex_Rank_t rank, void *dest, gex_RMA_Value_t value, size_t nbytes,
+static int gasnete_put_val(gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RMA_Value_t value, size_t nbytes,
                            gex_Flags_t flags, gasnete_ctr_t *op_ctr)
 {
     unsigned char buf[sizeof(gex_RMA_Value_t)];
     gasnete_value_store(buf, value, nbytes);
     gasnete_ctr_t lc = {0, 0};
     gasnete_cmpl_t c = {op_ctr, &lc};
-    int rc = gasnete_rma_ops->put(rank, dest, buf, nbytes, &c, flags | GASNETE_FLAG_LC_NOW);
+    int rc = GASNETE_RMA_OPS(tm)->put(rank, dest, buf, nbytes, &c, flags | GASNETE_FLAG_LC_NOW);
     if (rc) return rc;
     gasnete_wait_ctr(&lc);
     return 0;
@@ -296,14 +314,15 @@ static inline void gasnete_check_put_val(const char *fn, gex_TM_t tm, gex_Rank_t
 int gex_RMA_PutBlockingVal(gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RMA_Value_t value,
                            size_t nbytes, gex_Flags_t flags)
 {
+    rank = gasnete_team_rank("gex_RMA_PutBlockingVal", tm, rank);
     static const char fn[] = "gex_RMA_PutBlockingVal";
     gasnete_check_put_val(fn, tm, rank, dest, nbytes);
-    if (GASNETE_LIKELY(gasnetc_is_local(rank))) {
+    if (GASNETE_LIKELY(GASNETE_RMA_LOCAL(tm, rank))) {
         gasnete_value_store(gasnete_xlate(fn, rank, dest, nbytes), value, nbytes);
         return 0;
     }
     gasnete_ctr_t ctr = {0, 0};
-    int rc = gasnete_put_val(rank, dest, value, nbytes, flags, &ctr);
+    int rc = gasnete_put_val(tm, rank, dest, value, nbytes, flags, &ctr);
     if (rc) return rc;
     gasnete_wait_ctr(&ctr);
     return 0;
@@ -312,27 +331,29 @@ int gex_RMA_PutBlockingVal(gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RMA_Val
 int gex_RMA_PutNBIVal(gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RMA_Value_t value,
                       size_t nbytes, gex_Flags_t flags)
 {
+    rank = gasnete_team_rank("gex_RMA_PutNBIVal", tm, rank);
     static const char fn[] = "gex_RMA_PutNBIVal";
     gasnete_check_put_val(fn, tm, rank, dest, nbytes);
-    if (GASNETE_LIKELY(gasnetc_is_local(rank))) {
+    if (GASNETE_LIKELY(GASNETE_RMA_LOCAL(tm, rank))) {
         gasnete_value_store(gasnete_xlate(fn, rank, dest, nbytes), value, nbytes);
         return 0;
     }
     gasnete_iop_t *iop = gasnete_current_iop(gasnete_mythread());
-    return gasnete_put_val(rank, dest, value, nbytes, flags, &iop->put);
+    return gasnete_put_val(tm, rank, dest, value, nbytes, flags, &iop->put);
 }
 
 gex_Event_t gex_RMA_PutNBVal(gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RMA_Value_t value,
                              size_t nbytes, gex_Flags_t flags)
 {
+    rank = gasnete_team_rank("gex_RMA_PutNBVal", tm, rank);
     static const char fn[] = "gex_RMA_PutNBVal";
     gasnete_check_put_val(fn, tm, rank, dest, nbytes);
-    if (GASNETE_LIKELY(gasnetc_is_local(rank))) {
+    if (GASNETE_LIKELY(GASNETE_RMA_LOCAL(tm, rank))) {
         gasnete_value_store(gasnete_xlate(fn, rank, dest, nbytes), value, nbytes);
         return GEX_EVENT_INVALID;
     }
     gasnete_op_t *op = gasnete_op_alloc(gasnete_mythread());
-    if (gasnete_put_val(rank, dest, value, nbytes, flags, &op->op)) {
+    if (gasnete_put_val(tm, rank, dest, value, nbytes, flags, &op->op)) {
         gasnete_op_free(op);
         return GEX_EVENT_NO_OP;
     }
@@ -347,9 +368,10 @@ gex_Event_t gex_RMA_PutNBVal(gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RMA_V
 
 void gasnete_memset_blocking(gex_TM_t tm, gex_Rank_t rank, void *dest, int val, size_t nbytes)
 {
+    rank = gasnete_team_rank("gasnet_memset", tm, rank);
     if (GASNETE_CHECKS) gasnete_check_rma("gasnet_memset", tm, rank, dest, nbytes);
     if (nbytes == 0) return;
-    if (GASNETE_LIKELY(gasnetc_is_local(rank))) {
+    if (GASNETE_LIKELY(GASNETE_RMA_LOCAL(tm, rank))) {
         memset(gasnete_xlate("gasnet_memset", rank, dest, nbytes), val, nbytes);
         return;
     }
@@ -360,7 +382,7 @@ void gasnete_memset_blocking(gex_TM_t tm, gex_Rank_t rank, void *dest, int val, 
     gasnete_cmpl_t c = {&ctr, NULL};
     for (size_t off = 0; off < nbytes; off += sizeof(block)) {
         size_t len = nbytes - off < sizeof(block) ? nbytes - off : sizeof(block);
-        (void)gasnete_rma_ops->put(rank, (char *)dest + off, block, len, &c, 0);
+        (void)GASNETE_RMA_OPS(tm)->put(rank, (char *)dest + off, block, len, &c, 0);
     }
     gasnete_wait_ctr(&ctr);
 }

@@ -10,6 +10,8 @@
  * the region returns GEX_EVENT_INVALID ("already happened").  The strided
  * metadata arrays are consumed before returning, as the spec requires.
  * IMMEDIATE is ignored: a VIS call is never a no-op.
+ * Peer completion: an armed Put completes before returning, then the
+ * notification goes out (vis_pc.c; extended/README, "VIS").
  */
 #include "extended/extended_internal.h"
 
@@ -125,9 +127,56 @@ static void gasnete_vis_issue(gasnete_vis_ctx_t *c, const gasnete_vis_op_t *op)
                             op->elemsz, op->count, op->stridelevels);
 }
 
+/* ---- peer completion (gex_VIS_SetPeerCompletionHandler) ------------------------- */
+/* Armed per thread; the next VIS Put consumes it: the Put runs to completion
+ * before its call returns, then gasnete_vis_pc_send (vis_pc.c, which sends
+ * the notification AM) runs.  NULL until vis_pc.c initializes. */
+void (*gasnete_vis_pc_send)(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
+                            const void *src, size_t nbytes);
+static GASNETI_TLS struct {
+    gex_AM_Index_t handler; /* 0: disarmed */
+    const void *src;
+    size_t nbytes;
+} gasnete_vis_pc;
+
+void gex_VIS_SetPeerCompletionHandler(gex_AM_Index_t handler, const void *source_addr,
+                                      size_t nbytes, gex_Flags_t flags)
+{
+    (void)flags;
+    if (handler && nbytes > GEX_VIS_MAX_PEERCOMPLETION)
+        gasneti_fatalerror("gex_VIS_SetPeerCompletionHandler: nbytes %zu is larger than "
+                           "GEX_VIS_MAX_PEERCOMPLETION (%zu)",
+                           nbytes, (size_t)GEX_VIS_MAX_PEERCOMPLETION);
+    if (handler && nbytes && !source_addr)
+        gasneti_fatalerror("gex_VIS_SetPeerCompletionHandler: source_addr is NULL with nbytes "
+                           "%zu",
+                           nbytes);
+    gasnete_vis_pc.handler = handler;
+    gasnete_vis_pc.src = source_addr;
+    gasnete_vis_pc.nbytes = nbytes;
+}
+
+static int gasnete_vis_blocking(gasnete_vis_ctx_t *c, const gasnete_vis_op_t *op);
+
+/* A Put with peer completion armed: complete it, then notify the peer. */
+static void gasnete_vis_put_pc(gasnete_vis_ctx_t *c, const gasnete_vis_op_t *op)
+{
+    gex_AM_Index_t h = gasnete_vis_pc.handler;
+    gasnete_vis_pc.handler = 0; /* disarmed before the Put runs */
+    if (!gasnete_vis_pc_send)
+        gasneti_fatalerror("%s: peer completion armed before gex_Client_Init", c->fn);
+    (void)gasnete_vis_blocking(c, op);
+    gasnete_vis_pc_send(c->tm, c->rank, h, gasnete_vis_pc.src, gasnete_vis_pc.nbytes);
+}
+#define GASNETE_VIS_PC_ARMED(c) (GASNETE_UNLIKELY(gasnete_vis_pc.handler != 0) && (c)->is_put)
+
 static gex_Event_t gasnete_vis_nb(gasnete_vis_ctx_t *c, const gasnete_vis_op_t *op,
                                   gex_Flags_t flags)
 {
+    if (GASNETE_VIS_PC_ARMED(c)) {
+        gasnete_vis_put_pc(c, op);
+        return GEX_EVENT_INVALID;
+    }
     c->lc = (flags & GEX_FLAG_ENABLE_LEAF_LC) ? GEX_EVENT_NOW : GEX_EVENT_DEFER;
     gex_NBI_BeginAccessRegion(0);
     gasnete_vis_issue(c, op);
@@ -136,6 +185,10 @@ static gex_Event_t gasnete_vis_nb(gasnete_vis_ctx_t *c, const gasnete_vis_op_t *
 
 static int gasnete_vis_nbi(gasnete_vis_ctx_t *c, const gasnete_vis_op_t *op, gex_Flags_t flags)
 {
+    if (GASNETE_VIS_PC_ARMED(c)) {
+        gasnete_vis_put_pc(c, op);
+        return 0;
+    }
     c->lc = (flags & GEX_FLAG_ENABLE_LEAF_LC) ? GEX_EVENT_GROUP : GEX_EVENT_DEFER;
     gasnete_vis_issue(c, op);
     return 0;
@@ -143,6 +196,10 @@ static int gasnete_vis_nbi(gasnete_vis_ctx_t *c, const gasnete_vis_op_t *op, gex
 
 static int gasnete_vis_blocking(gasnete_vis_ctx_t *c, const gasnete_vis_op_t *op)
 {
+    if (GASNETE_VIS_PC_ARMED(c)) {
+        gasnete_vis_put_pc(c, op);
+        return 0;
+    }
     gex_Event_Wait(gasnete_vis_nb(c, op, 0));
     return 0;
 }

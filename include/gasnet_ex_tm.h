@@ -5,4 +5,54 @@
 #ifndef GASNET_EX_TM_H
 #define GASNET_EX_TM_H
 
+/* Endpoints per process, the primordial one included (extended/ep.c).
+ * (Belongs in gasnet_fwd.h, which still says 1; this header comes later.) */
+#undef GASNET_MAXEPS
+#define GASNET_MAXEPS 32
+
+GASNETI_BEGIN_EXTERNC
+
+/* Creates an endpoint of this process (not collective) with the given
+ * capabilities (GEX_EP_CAPABILITY_*); its index is the next free one (1,
+ * 2, ... in creation order, up to GASNET_MAXEPS-1).  It has no segment and
+ * no handlers until gex_EP_BindSegment / gex_EP_RegisterHandlers.  Peers
+ * reach it with gex_TM_Pair(their_ep, index). */
+extern int gex_EP_Create(gex_EP_t *ep_p, gex_Client_t client,
+                         gex_EP_Capabilities_t capabilities, gex_Flags_t flags);
+
+/* Collective over tm: publishes the bound segments of eps[0..num_eps) so
+ * that every caller may address them (RMA through TM-pairs). */
+extern int gex_EP_PublishBoundSegment(gex_TM_t tm, gex_EP_t *eps, size_t num_eps,
+                                      gex_Flags_t flags);
+
+/* Collective over parent_tm: callers with non-NULL new_tm_p and the same
+ * non-negative color form one new team, ranked by key, ties by parent rank
+ * (a negative color joins no team: *new_tm_p gets GEX_TM_INVALID).  With a
+ * GEX_FLAG_TM_SCRATCH_SIZE_* flag it only returns the scratch size to pass
+ * (0 for callers that join no team).  Ends with a barrier over parent_tm. */
+extern size_t gex_TM_Split(gex_TM_t *new_tm_p, gex_TM_t parent_tm, int color, int key,
+                           void *scratch_addr, size_t scratch_size, gex_Flags_t flags);
+
+/* Collective over parent_tm: callers with num_new_tms 1 and numargs > 0
+ * form the team whose members, in rank order, are args (parent ranks, or
+ * jobranks with GEX_FLAG_RANK_IS_JOBRANK; endpoint index 0); every member
+ * passes the same list.  Callers with num_new_tms 0 take part without
+ * joining.  Scratch-size queries as for gex_TM_Split. */
+extern size_t gex_TM_Create(gex_TM_t *new_tms, size_t num_new_tms, gex_TM_t parent_tm,
+                            gex_EP_Location_t *args, size_t numargs, gex_Addr_t *scratch_addrs,
+                            size_t scratch_size, gex_Flags_t flags);
+
+/* Collective over tm (not the primordial team, not a TM-pair): destroys it
+ * after a barrier (skipped with GEX_FLAG_GLOBALLY_QUIESCED).  *scratch_p
+ * (if non-NULL) receives the scratch space given at creation; returns
+ * non-zero when there was one. */
+extern int gex_TM_Destroy(gex_TM_t tm, gex_Memvec_t *scratch_p, gex_Flags_t flags);
+
+/* A TM-pair: names local_ep and, as rank r, the endpoint of index
+ * remote_ep_index on jobrank r.  Point-to-point only (no collectives),
+ * never destroyed, free to call per operation. */
+extern gex_TM_t gex_TM_Pair(gex_EP_t local_ep, gex_EP_Index_t remote_ep_index);
+
+GASNETI_END_EXTERNC
+
 #endif /* GASNET_EX_TM_H */

@@ -1,10 +1,9 @@
 /* gasnet_mk.h: GASNet-EX memory kinds (docs/memory_kinds.md of
  * BerkeleyLab/gasnet).
  *
- * This release supports host memory only: GEX_MK_HOST (gasnet_fwd.h) is the
- * kind of every segment.  The device-kind types and constants are here so
- * that clients can name them; gex_MK_Create and friends are not provided,
- * so they are not declared.
+ * This release supports host memory only: GEX_MK_HOST (gasnet_fwd.h) and
+ * kinds created with GEX_MK_CLASS_HOST.  The device classes can be named,
+ * and gex_MK_Create refuses them with one line naming the class.
  */
 #ifndef GASNET_MK_H
 #define GASNET_MK_H
@@ -37,6 +36,25 @@ typedef struct {
         } gex_class_ze;
     } gex_args;
 } gex_MK_Create_args_t;
+
+/* Creates a memory kind (not collective).  Host class: GASNET_OK.  Device
+ * classes: GASNET_ERR_BAD_ARG and a message (no device support built in).
+ * flags: reserved, 0. */
+extern int gex_MK_Create(gex_MK_t *memkind_p, gex_Client_t client,
+                         const gex_MK_Create_args_t *args, gex_Flags_t flags);
+/* Destroys a kind from gex_MK_Create (not GEX_MK_HOST); no segment may use it. */
+extern void gex_MK_Destroy(gex_MK_t kind, gex_Flags_t flags);
+
+extern gex_Client_t gasneti_mk_query_client(gex_MK_t kind);
+extern gex_Flags_t gasneti_mk_query_flags(gex_MK_t kind);
+extern gex_MK_Class_t gasneti_mk_query_class(gex_MK_t kind);
+extern void *gasneti_mk_query_cdata(gex_MK_t kind);
+extern void gasneti_mk_set_cdata(gex_MK_t kind, const void *cdata);
+#define gex_MK_QueryClient(kind) gasneti_mk_query_client(kind)
+#define gex_MK_QueryFlags(kind) gasneti_mk_query_flags(kind)
+#define gex_MK_QueryClass(kind) gasneti_mk_query_class(kind)
+#define gex_MK_QueryCData(kind) gasneti_mk_query_cdata(kind)
+#define gex_MK_SetCData(kind, cdata) gasneti_mk_set_cdata(kind, cdata)
 
 /* GASNET_HAVE_MK_CLASS_{CUDA_UVA,HIP,ZE,MULTIPLE} are deliberately left
  * undefined: clients test them with #if / #ifdef to find device support. */

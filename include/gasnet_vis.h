@@ -5,7 +5,8 @@
  * event, NBI and Blocking forms return 0 (IMMEDIATE is accepted and
  * ignored).  Strided metadata arrays are consumed before the call returns;
  * payload buffers and vector/indexed lists must stay valid until completion.
- * Not implemented (not declared): gex_VIS_SetPeerCompletionHandler.
+ * gex_VIS_SetPeerCompletionHandler arms a notification for the calling
+ * thread's next VIS Put.
  */
 #ifndef GASNET_VIS_H
 #define GASNET_VIS_H
@@ -14,6 +15,17 @@
 #include <stddef.h>
 
 GASNETI_BEGIN_EXTERNC
+
+/* Largest client payload of a VIS peer-completion notification. */
+#define GEX_VIS_MAX_PEERCOMPLETION ((size_t)127)
+/* Arms (handler != 0) or disarms (0) a peer-completion notification for the
+ * calling thread's next VIS Put: once its data is complete at the peer,
+ * handler (registered there as a 0-argument Medium Reply handler) runs at
+ * the peer with the nbytes at source_addr (read before the Put returns).
+ * With peer completion armed, the Put completes before its call returns.
+ * flags: reserved, 0. */
+extern void gex_VIS_SetPeerCompletionHandler(gex_AM_Index_t handler, const void *source_addr,
+                                             size_t nbytes, gex_Flags_t flags);
 
 /* ---- vector ------------------------------------------------------------------ */
 extern gex_Event_t gex_VIS_VectorPutNB(gex_TM_t tm, gex_Rank_t dstrank, size_t dstcount,

@@ -36,7 +36,7 @@ size_t gasnetc_am_hdr_pack(const gasnetc_am_hdr_t *hdr, void *buf)
     p[3] = hdr->credits;
     put32(p + 4, hdr->src_rank);
     put32(p + 8, hdr->nbytes);
-    put32(p + 12, 0);
+    put32(p + 12, (uint32_t)hdr->dst_ep | (uint32_t)hdr->src_ep << 8);
     p += 16;
     if (hdr->category == GASNETC_AM_LONG) {
         put32(p, (uint32_t)hdr->dest_addr);
@@ -63,6 +63,8 @@ size_t gasnetc_am_hdr_unpack(const void *buf, size_t len, gasnetc_am_hdr_t *hdr)
     hdr->credits = p[3];
     hdr->src_rank = get32(p + 4);
     hdr->nbytes = get32(p + 8);
+    hdr->dst_ep = p[12];
+    hdr->src_ep = p[13];
     p += 16;
     if (category == GASNETC_AM_LONG) {
         hdr->dest_addr = (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;

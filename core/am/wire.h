@@ -10,7 +10,9 @@
  *   byte 3     credits returned to the receiver (verbs flow control)
  *   bytes 4-7  source rank (little-endian)
  *   bytes 8-11 payload length
- *   bytes 12-15 sequence / reserved (0)
+ *   byte 12    destination endpoint index
+ *   byte 13    source endpoint index
+ *   bytes 14-15 reserved (0)
  *   [8 bytes]  dest_addr (Long only)
  *   [4*nargs]  arguments
  */
@@ -33,6 +35,7 @@ typedef struct {
     uint8_t handler;
     uint8_t nargs;
     uint8_t credits;
+    uint8_t dst_ep, src_ep; /* endpoint indices (0: primordial) */
     uint32_t src_rank;
     uint32_t nbytes;    /* payload length */
     uint64_t dest_addr; /* Long: payload address at the receiver */

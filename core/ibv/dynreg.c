@@ -109,7 +109,13 @@ size_t gasnetc_ibv_rkey(int hca, uint32_t rank, uint64_t raddr, size_t len, uint
 {
     *hold = NULL;
 #if GASNETC_SEGMENT_PINNED
-    (void)raddr;
+    if (__builtin_expect(__atomic_load_n(&gasnetc_ibv_cseg_any, __ATOMIC_RELAXED), 0) &&
+        rank < gasneti_nodes &&
+        (raddr < (uintptr_t)gasneti_seginfo[rank].addr ||
+         raddr - (uintptr_t)gasneti_seginfo[rank].addr >= gasneti_seginfo[rank].size)) {
+        size_t n = gasnetc_ibv_cseg_rkey(hca, rank, raddr, len, rkey); /* a created segment */
+        if (n) return n;
+    }
     gasnetc_cep_t *ceps = rank < gasnetc_ibv.size ? gasnetc_ibv.peer_ceps[rank] : NULL;
     for (int q = 0; ceps && q < gasnetc_ibv.nqps; q++)
         if (ceps[q].res->index == hca) {

@@ -117,6 +117,29 @@ int gasnetc_ibv_active(void);
  * rank when no rank uses the network.  Init path only. */
 void gasnetc_ibv_segment_attach(void *addr, uintptr_t size);
 
+/* ---- created segments (cseg.c; extended/ep.c at Publish) ------------------- */
+#define GASNETC_IBV_SEGKEYS 8 /* rkeys published per segment (>= HCAs in use) */
+struct gasnetc_ibv_cseg_reg;
+/* Registers [addr, +size) on every HCA in use (SEGMENT_FAST, network
+ * active); rkeys[h] get the keys, *reg the registration.  -1 (rkeys 0,
+ * *reg NULL) when verbs is not used or registration failed (warning).
+ * Init-like path: not in handlers. */
+int gasnetc_ibv_cseg_register(void *addr, uintptr_t size, uint32_t rkeys[GASNETC_IBV_SEGKEYS],
+                              struct gasnetc_ibv_cseg_reg **reg);
+/* The rkeys of a registration (for a second Publish). */
+void gasnetc_ibv_cseg_keys(const struct gasnetc_ibv_cseg_reg *reg,
+                           uint32_t rkeys[GASNETC_IBV_SEGKEYS]);
+/* Undoes gasnetc_ibv_cseg_register (NULL: nothing). */
+void gasnetc_ibv_cseg_deregister(struct gasnetc_ibv_cseg_reg *reg);
+/* Files a peer's published segment of endpoint ep_idx.  Locks. */
+void gasnetc_ibv_cseg_remote(unsigned ep_idx, uint32_t rank, uint64_t addr, uint64_t size,
+                             const uint32_t rkeys[GASNETC_IBV_SEGKEYS]);
+/* The rkey on hca of a prefix of [raddr, +len) in a filed created segment
+ * of rank: returns the prefix length, 0 if none covers raddr.  Any
+ * context, lock-free. */
+size_t gasnetc_ibv_cseg_rkey(int hca, uint32_t rank, uint64_t raddr, size_t len, uint32_t *rkey);
+extern int gasnetc_ibv_cseg_any;
+
 /* Sends one AM over verbs.  Request: dest is the job rank and net NULL.
  * Reply: net is the connection the Request came on (from the deliver
  * callback).  hdr is complete except credits; Long: hdr->dest_addr is the

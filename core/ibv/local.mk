@@ -11,6 +11,7 @@ libgasnet_sources += \
 	core/ibv/pool.c \
 	core/ibv/connect.c \
 	core/ibv/seg.c \
+	core/ibv/cseg.c \
 	core/ibv/send.c \
 	core/ibv/recv.c \
 	core/ibv/cq.c \

@@ -52,6 +52,14 @@ int gasnetc_pshm_segment_attach(uintptr_t size, void **addr);
  * Returns NULL if [addr, addr+len) is not inside that segment. */
 void *gasnetc_pshm_addr(uint32_t rank, const void *addr, size_t len);
 
+/* Created segments shared with neighbours (extended/ep.c): a shared object
+ * of len bytes named by (this rank, serial), mapped here; a neighbour's
+ * object mapped here; unlinking ours once every neighbour mapped it.
+ * create/map return NULL after printing why.  Control path. */
+void *gasnetc_pshm_cseg_create(uint32_t serial, size_t len);
+void *gasnetc_pshm_cseg_map(uint32_t rank, uint32_t serial, size_t len);
+void gasnetc_pshm_cseg_unlink(uint32_t serial);
+
 /* Tries to enqueue one AM to neighbour dest (a Request or a Reply, per
  * hdr->is_req).  Copies hdr and nbytes of payload (Short/Medium; Long
  * payloads are copied by the caller).  Never blocks: returns 0, or 1 when

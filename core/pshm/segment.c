@@ -8,6 +8,7 @@
  * gasnetc_pshm_addr turns an owner-side address into the local one by
  * adding the difference of the two bases.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -147,4 +148,34 @@ void gasnetc_pshm_segment_fini(void)
     if (!__atomic_load_n(&st->seg_attached, __ATOMIC_ACQUIRE)) return;
     if (__atomic_exchange_n(&st->segs_retired, 1, __ATOMIC_ACQ_REL)) return;
     for (uint32_t i = 0; i < st->n; i++) gasnetc_pshm_obj_retire(st->segs[i].local, st->segs[i].maplen);
+}
+
+/* ---- created segments shared with neighbours (extended/ep.c) ---------------- */
+
+static void cseg_name(char *buf, size_t len, uint32_t rank, uint32_t serial)
+{
+    char what[32];
+    snprintf(what, sizeof(what), "cseg%u-r", (unsigned)serial);
+    gasnetc_pshm_obj_name(buf, len, what, rank);
+}
+
+void *gasnetc_pshm_cseg_create(uint32_t serial, size_t len)
+{
+    char name[128];
+    cseg_name(name, sizeof(name), gasnetc_pshm_state.rank, serial);
+    return gasnetc_pshm_obj_create(name, len, "created segment (gex_Segment_Create)");
+}
+
+void *gasnetc_pshm_cseg_map(uint32_t rank, uint32_t serial, size_t len)
+{
+    char name[128];
+    cseg_name(name, sizeof(name), rank, serial);
+    return gasnetc_pshm_obj_open(name, len, "neighbour's created segment");
+}
+
+void gasnetc_pshm_cseg_unlink(uint32_t serial)
+{
+    char name[128];
+    cseg_name(name, sizeof(name), gasnetc_pshm_state.rank, serial);
+    gasnetc_pshm_obj_unlink(name);
 }
