@@ -5,11 +5,6 @@
 #ifndef GASNET_EX_TM_H
 #define GASNET_EX_TM_H
 
-/* Endpoints per process, the primordial one included (extended/ep.c).
- * (Belongs in gasnet_fwd.h, which still says 1; this header comes later.) */
-#undef GASNET_MAXEPS
-#define GASNET_MAXEPS 32
-
 GASNETI_BEGIN_EXTERNC
 
 /* Creates an endpoint of this process (not collective) with the given

@@ -53,7 +53,8 @@ GASNETI_BEGIN_EXTERNC
 #define GASNET_PSHM 1
 #define GASNET_ALIGNED_SEGMENTS 0
 #define GASNET_MAXNODES 0x7fffffffU
-#define GASNET_MAXEPS 1
+/* Endpoints per process, the primordial one included (extended/ep.c). */
+#define GASNET_MAXEPS 32
 #define GASNET_PAGESIZE 4096
 #define GASNET_HIDDEN_AM_CONCURRENCY_LEVEL 0
 #define GASNET_SUPPORTS_TI_SRCRANK 1
