@@ -1,0 +1,15 @@
+# tests/integration/relia/local.mk: reliability and GASNet-compatibility
+# tests of issues 13 (items 7, 8) and 19 (items 1, 4, 5, 6, 8, 9, 10),
+# included by Makefile.am.  Cases: tests/integration/manifest.d/relia.manifest.
+INTEGRATION_TESTS += tests/integration/relia/loopback tests/integration/relia/loopback-par
+EXTRA_DIST += tests/integration/manifest.d/relia.manifest
+
+tests_integration_relia_loopback_SOURCES = tests/integration/relia/loopback.c
+tests_integration_relia_loopback_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
+tests_integration_relia_loopback_CFLAGS = $(IT_CFLAGS)
+tests_integration_relia_loopback_LDADD = $(TEST_SEQ_LIBS)
+
+tests_integration_relia_loopback_par_SOURCES = tests/integration/relia/loopback.c
+tests_integration_relia_loopback_par_CPPFLAGS = $(IT_PAR_CPPFLAGS)
+tests_integration_relia_loopback_par_CFLAGS = $(IT_CFLAGS) -pthread
+tests_integration_relia_loopback_par_LDADD = $(TEST_PAR_LIBS)
