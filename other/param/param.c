@@ -67,7 +67,8 @@ static int out_of_range(const gasneti_param_row_t *row, int64_t iv, double dv)
         if (row->type == GASNETI_PT_INT) {
             if (gasneti_parse_int(lim[k], &li) == GASNETI_PARSE_OK && (k ? iv > li : iv < li))
                 return 1;
-        } else if (is_size_type(row->type) || row->type == GASNETI_PT_MEMFRAC) {
+        } else if (is_size_type(row->type) || row->type == GASNETI_PT_MEMFRAC ||
+                   row->type == GASNETI_PT_MEMSCOPE) {
             if (iv >= 0 &&
                 gasneti_parse_size(lim[k], bare_unit(row->type), &lu, NULL, 0) == GASNETI_PARSE_OK &&
                 (k ? (uint64_t)iv > lu : (uint64_t)iv < lu))
@@ -107,7 +108,23 @@ int gasneti_param_parse(gasneti_param_id_t id, const char *text, int64_t *out_in
         what = "not a size (a number with an optional K, M, G or T suffix)";
         break;
     case GASNETI_PT_MEMFRAC:
-        rc = gasneti_parse_memfrac(text, &dv, &uv, unit, sizeof unit);
+    case GASNETI_PT_MEMSCOPE:
+        if (row->type == GASNETI_PT_MEMSCOPE) {
+            int scope;
+            rc = gasneti_parse_memscope(text, &dv, &uv, &scope, unit, sizeof unit);
+            what = "not a fraction of memory below 1 or a size, optionally followed by /P "
+                   "(per process) or /H (per host) (e.g. 0.85/H, 128MB/P, 4G)";
+        } else {
+            rc = gasneti_parse_memfrac(text, &dv, &uv, unit, sizeof unit);
+            what = "not a fraction below 1 or a size (e.g. 0.5, 2/3, 512M, 4G)";
+        }
+        if (row->type == GASNETI_PT_MEMSCOPE && ((rc == 1 && dv == 0.0) || (rc == 0 && uv == 0))) {
+            if (errbuf && errlen)
+                snprintf(errbuf, errlen, "%s=%s is zero (read as %s 0); use a fraction of "
+                         "memory such as 0.5 or a size such as 512M", row->name, text,
+                         rc == 1 ? "a fraction of memory" : "a byte count");
+            return -1;
+        }
         if (rc == 1) {
             iv = -1;
             rc = GASNETI_PARSE_OK;
@@ -116,7 +133,6 @@ int gasneti_param_parse(gasneti_param_id_t id, const char *text, int64_t *out_in
             iv = (int64_t)uv;
             dv = -1.0;
         }
-        what = "not a fraction below 1 or a size (e.g. 0.5, 2/3, 512M, 4G)";
         break;
     case GASNETI_PT_DOUBLE:
         rc = gasneti_parse_double(text, &dv);
@@ -271,6 +287,22 @@ int gasneti_param_memfrac(gasneti_param_id_t id, double *fraction, uint64_t *byt
     if (fraction) *fraction = is_fraction ? v->dval : 0.0;
     if (bytes) *bytes = is_fraction ? 0 : (uint64_t)(v->text ? v->ival : 0);
     return is_fraction;
+}
+
+int gasneti_param_memscope(gasneti_param_id_t id, double *fraction, uint64_t *bytes, int *scope)
+{
+    const gasneti_param_val_t *v =
+        value_of(id, ROWTYPE(id) == GASNETI_PT_MEMSCOPE, "gasneti_param_memscope");
+    double f = 0.0;
+    uint64_t n = 0;
+    int sc = 0;
+    /* The text was parsed at load; parse again for the scope. */
+    int rc = v->text ? gasneti_parse_memscope(v->text, &f, &n, &sc, NULL, 0) : 0;
+    if (rc < 0) rc = 0, n = 0, sc = 0;
+    if (fraction) *fraction = rc == 1 ? f : 0.0;
+    if (bytes) *bytes = rc == 1 ? 0 : n;
+    if (scope) *scope = sc ? sc : 'P';
+    return rc == 1;
 }
 
 int gasneti_param_isset(gasneti_param_id_t id)

@@ -29,6 +29,7 @@ typedef enum {
     GASNETI_PT_SIZE_K,  /* like SIZE, but a bare number means KiB */
     GASNETI_PT_SIZE_M,  /* like SIZE, but a bare number means MiB */
     GASNETI_PT_MEMFRAC, /* a fraction of memory ("0.5", "2/3") or a SIZE */
+    GASNETI_PT_MEMSCOPE, /* a MEMFRAC, then /P (per process) or /H (per host) */
     GASNETI_PT_DOUBLE,  /* floating point */
     GASNETI_PT_BOOL,    /* 1/0, yes/no, y/n, true/false, on/off (any case) */
     GASNETI_PT_STRING   /* free text; MIN/MAX unused */
@@ -68,6 +69,10 @@ const char *gasneti_param_str(gasneti_param_id_t id);
  * Returns 1 for a fraction (*fraction set, *bytes = 0), 0 for a size
  * (*bytes set, *fraction = 0).  Either pointer may be NULL. */
 int gasneti_param_memfrac(gasneti_param_id_t id, double *fraction, uint64_t *bytes);
+/* MEMSCOPE rows: as gasneti_param_memfrac, and *scope = 'P' (per process;
+ * also when no suffix was given) or 'H' (per host: the caller divides it
+ * among the processes of the host).  Any pointer may be NULL. */
+int gasneti_param_memscope(gasneti_param_id_t id, double *fraction, uint64_t *bytes, int *scope);
 /* Whether the variable was set in the environment (non-empty). */
 int gasneti_param_isset(gasneti_param_id_t id);
 /* The variable's name, e.g. "GASNET_AM_CREDITS_PP". */

@@ -133,6 +133,33 @@ static void test_memfrac(void)
           "parse_memfrac fraction");
     CHECK(gasneti_parse_memfrac("512M", &f, &b, NULL, 0) == 0 && b == 512u << 20,
           "parse_memfrac size");
+    /* GASNET_MAX_SEGSIZE: GASNet's <fraction or size>[/P|/H] (issue 13). */
+    int sc;
+    CHECK(gasneti_parse_memscope("0.85/H", &f, &b, &sc, NULL, 0) == 1 && f == 0.85 && sc == 'H',
+          "memscope 0.85/H");
+    CHECK(gasneti_parse_memscope("128.0MB/P", &f, &b, &sc, NULL, 0) == 0 && b == 128u << 20 &&
+              sc == 'P',
+          "memscope 128.0MB/P");
+    CHECK(gasneti_parse_memscope(" 4GB / p ", &f, &b, &sc, NULL, 0) == 0 && b == 4ULL << 30 &&
+              sc == 'P',
+          "memscope ' 4GB / p '");
+    CHECK(gasneti_parse_memscope("2/3h", &f, &b, &sc, NULL, 0) == 1 && f > 0.66 && sc == 'H',
+          "memscope 2/3h");
+    CHECK(gasneti_parse_memscope("4G", &f, &b, &sc, NULL, 0) == 0 && b == 4ULL << 30 && sc == 0,
+          "memscope 4G (no suffix)");
+    CHECK(gasneti_parse_memscope("3/2", &f, &b, &sc, NULL, 0) == 0 && b == 1, "memscope 3/2");
+    CHECK(gasneti_parse_memscope("1e9/P", &f, &b, &sc, NULL, 0) == 0 && b == 1000000000u,
+          "memscope 1e9/P");
+    CHECK(gasneti_parse_memscope("0x10", &f, &b, &sc, NULL, 0) == 0 && b == 16, "memscope 0x10");
+    CHECK(gasneti_parse_memscope("/H", &f, &b, &sc, NULL, 0) < 0, "memscope /H alone");
+    CHECK(parse(P(GASNET_MAX_SEGSIZE), "0.85/H") == 0 && dv == 0.85, "MAX_SEGSIZE 0.85/H");
+    CHECK(parse(P(GASNET_MAX_SEGSIZE), "128MB/P") == 0 && iv == 128 << 20, "MAX_SEGSIZE 128MB/P");
+    CHECK(parse(P(GASNET_MAX_SEGSIZE), "0/H") == -1 && strstr(err, "is zero"),
+          "MAX_SEGSIZE 0/H: %s", err);
+    CHECK(parse(P(GASNET_MAX_SEGSIZE), "4X/P") == -1 && strstr(err, "bad size unit 'X'"),
+          "MAX_SEGSIZE 4X/P: %s", err);
+    CHECK(parse(P(GASNET_MAX_SEGSIZE), "abc") == -1 && strstr(err, "/H (per host)"),
+          "MAX_SEGSIZE abc: %s", err);
 }
 
 static void test_double_bool_string(void)

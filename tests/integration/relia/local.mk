@@ -13,3 +13,9 @@ tests_integration_relia_loopback_par_SOURCES = tests/integration/relia/loopback.
 tests_integration_relia_loopback_par_CPPFLAGS = $(IT_PAR_CPPFLAGS)
 tests_integration_relia_loopback_par_CFLAGS = $(IT_CFLAGS) -pthread
 tests_integration_relia_loopback_par_LDADD = $(TEST_PAR_LIBS)
+
+INTEGRATION_TESTS += tests/integration/relia/segsize
+tests_integration_relia_segsize_SOURCES = tests/integration/relia/segsize.c
+tests_integration_relia_segsize_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
+tests_integration_relia_segsize_CFLAGS = $(IT_CFLAGS)
+tests_integration_relia_segsize_LDADD = $(TEST_SEQ_LIBS)
