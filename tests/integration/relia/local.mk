@@ -19,3 +19,9 @@ tests_integration_relia_segsize_SOURCES = tests/integration/relia/segsize.c
 tests_integration_relia_segsize_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
 tests_integration_relia_segsize_CFLAGS = $(IT_CFLAGS)
 tests_integration_relia_segsize_LDADD = $(TEST_SEQ_LIBS)
+
+INTEGRATION_TESTS += tests/integration/relia/sigint
+tests_integration_relia_sigint_SOURCES = tests/integration/relia/sigint.c
+tests_integration_relia_sigint_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
+tests_integration_relia_sigint_CFLAGS = $(IT_CFLAGS)
+tests_integration_relia_sigint_LDADD = $(TEST_SEQ_LIBS)
