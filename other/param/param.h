@@ -52,8 +52,9 @@ int gasneti_params_load(void);
 const char *gasneti_params_error(void);
 
 /* GASNET_VERBOSEENV output (each parameter, value, "(default)" or "(set)")
- * and warnings for GASNET_* variables no row declares, with the closest known
- * name.  Call once, on one rank, after load. */
+ * and a "did you mean" warning for each GASNET_* variable that no row
+ * declares but is a near-miss of a row's name (other unknown names are the
+ * client's own: no warning).  Call once, on one rank, after load. */
 void gasneti_params_report(void);
 
 /* Typed accessors.  Calling the wrong accessor for a row's type is a bug and
