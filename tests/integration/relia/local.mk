@@ -2,7 +2,7 @@
 # tests of issues 13 (items 7, 8) and 19 (items 1, 4, 5, 6, 8, 9, 10),
 # included by Makefile.am.  Cases: tests/integration/manifest.d/relia.manifest.
 INTEGRATION_TESTS += tests/integration/relia/loopback tests/integration/relia/loopback-par
-EXTRA_DIST += tests/integration/manifest.d/relia.manifest
+EXTRA_DIST += tests/integration/manifest.d/relia.manifest tests/softroce/verbs.d/relia.manifest
 
 tests_integration_relia_loopback_SOURCES = tests/integration/relia/loopback.c
 tests_integration_relia_loopback_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
@@ -25,3 +25,15 @@ tests_integration_relia_sigint_SOURCES = tests/integration/relia/sigint.c
 tests_integration_relia_sigint_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
 tests_integration_relia_sigint_CFLAGS = $(IT_CFLAGS)
 tests_integration_relia_sigint_LDADD = $(TEST_SEQ_LIBS)
+
+# Root and leaf events mixed in the array forms (no job).
+UNIT_TESTS += tests/unit/test-event-array
+tests_unit_test_event_array_SOURCES = tests/unit/test-event-array.c
+tests_unit_test_event_array_CPPFLAGS = $(TEST_SEQ_CPPFLAGS)
+tests_unit_test_event_array_LDADD = $(TEST_SEQ_LIBS)
+
+INTEGRATION_TESTS += tests/integration/relia/events
+tests_integration_relia_events_SOURCES = tests/integration/relia/events.c
+tests_integration_relia_events_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
+tests_integration_relia_events_CFLAGS = $(IT_CFLAGS)
+tests_integration_relia_events_LDADD = $(TEST_SEQ_LIBS)
