@@ -181,6 +181,30 @@ static void record_error(const char *msg)
         snprintf(gasneti_param_first_error, sizeof gasneti_param_first_error, "%s", msg);
 }
 
+/* Copies of environment values.  A copy is never freed (callers may hold
+ * gasneti_param_str() pointers across a reload), so every copy stays on
+ * this list: reachable to the end, not a leak, and a reload that finds the
+ * same text reuses its copy instead of adding one. */
+typedef struct gasneti_param_copy_s {
+    struct gasneti_param_copy_s *next;
+    char text[];
+} gasneti_param_copy_t;
+static gasneti_param_copy_t *gasneti_param_copies;
+
+static const char *keep_copy(const char *env)
+{
+    gasneti_param_copy_t *c;
+    size_t n = strlen(env);
+    for (c = gasneti_param_copies; c; c = c->next)
+        if (!strcmp(c->text, env)) return c->text;
+    c = malloc(sizeof(*c) + n + 1);
+    if (!c) return env;
+    memcpy(c->text, env, n + 1);
+    c->next = gasneti_param_copies;
+    gasneti_param_copies = c;
+    return c->text;
+}
+
 static void load_row(gasneti_param_id_t id)
 {
     const gasneti_param_row_t *row = gasneti_param_row(id);
@@ -190,10 +214,8 @@ static void load_row(gasneti_param_id_t id)
 
     memset(v, 0, sizeof *v);
     if (!is_blank(env)) {
-        /* Keep a copy: the environment may change later (setenv).  It is never
-         * freed, since callers may hold gasneti_param_str() pointers. */
-        v->text = strdup(env);
-        if (!v->text) v->text = env;
+        /* Keep a copy: the environment may change later (setenv). */
+        v->text = keep_copy(env);
         v->set = 1;
         if (gasneti_param_parse(id, v->text, &v->ival, &v->dval, err, sizeof err) == 0) return;
         record_error(err);
