@@ -256,6 +256,21 @@ static void test_loader(void)
     uint64_t bytes;
     clear_gasnet_env();
     CHECK(gasneti_params_load() == 0 && gasneti_params_error() == NULL, "clean load");
+    /* Reloading keeps one copy per value (issue 19: a copy per reload was
+     * left unreachable, reported by LeakSanitizer). */
+    setenv("GASNET_IBV_PORTS", "mlx5_0:1", 1);
+    gasneti_params_load();
+    const char *first = gasneti_param_str(P(GASNET_IBV_PORTS));
+    gasneti_params_load();
+    CHECK(first && gasneti_param_str(P(GASNET_IBV_PORTS)) == first &&
+              !strcmp(first, "mlx5_0:1"),
+          "reload with the same value reuses its copy");
+    setenv("GASNET_IBV_PORTS", "mlx5_1", 1);
+    gasneti_params_load();
+    CHECK(!strcmp(gasneti_param_str(P(GASNET_IBV_PORTS)), "mlx5_1") && !strcmp(first, "mlx5_0:1"),
+          "a new value gets its own copy; the old one stays valid");
+    clear_gasnet_env();
+    gasneti_params_load();
     CHECK(gasneti_param_int(P(GASNET_AM_CREDITS_PP)) == 12 &&
               !gasneti_param_isset(P(GASNET_AM_CREDITS_PP)),
           "default 12, not set");
