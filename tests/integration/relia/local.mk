@@ -2,7 +2,8 @@
 # tests of issues 13 (items 7, 8) and 19 (items 1, 4, 5, 6, 8, 9, 10),
 # included by Makefile.am.  Cases: tests/integration/manifest.d/relia.manifest.
 INTEGRATION_TESTS += tests/integration/relia/loopback tests/integration/relia/loopback-par
-EXTRA_DIST += tests/integration/manifest.d/relia.manifest tests/softroce/verbs.d/relia.manifest
+EXTRA_DIST += tests/integration/manifest.d/relia.manifest tests/softroce/verbs.d/relia.manifest \
+	tests/integration/relia/valgrind-job.sh
 
 tests_integration_relia_loopback_SOURCES = tests/integration/relia/loopback.c
 tests_integration_relia_loopback_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
