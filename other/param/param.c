@@ -64,7 +64,7 @@ static int out_of_range(const gasneti_param_row_t *row, int64_t iv, double dv)
         uint64_t lu;
         double ld;
         if (!lim[k] || !lim[k][0]) continue;
-        if (row->type == GASNETI_PT_INT) {
+        if (row->type == GASNETI_PT_INT || row->type == GASNETI_PT_SSIZE) {
             if (gasneti_parse_int(lim[k], &li) == GASNETI_PARSE_OK && (k ? iv > li : iv < li))
                 return 1;
         } else if (is_size_type(row->type) || row->type == GASNETI_PT_MEMFRAC ||
@@ -99,6 +99,19 @@ int gasneti_param_parse(gasneti_param_id_t id, const char *text, int64_t *out_in
         rc = gasneti_parse_int(text, &iv);
         what = "not an integer";
         break;
+    case GASNETI_PT_SSIZE: { /* GASNet reads these as memory sizes that may be -1 */
+        const char *t = text;
+        while (*t == ' ' || *t == '\t') t++;
+        if (*t == '-') {
+            rc = gasneti_parse_int(text, &iv);
+        } else {
+            rc = gasneti_parse_size(text, 1, &uv, unit, sizeof unit);
+            if (rc == GASNETI_PARSE_OK && uv > (uint64_t)INT64_MAX) rc = GASNETI_PARSE_RANGE;
+            iv = (int64_t)uv;
+        }
+        what = "not a size (a number with an optional K, M, G or T suffix) or a negative integer";
+        break;
+    }
     case GASNETI_PT_SIZE:
     case GASNETI_PT_SIZE_K:
     case GASNETI_PT_SIZE_M:
@@ -278,7 +291,8 @@ static const gasneti_param_val_t *value_of(gasneti_param_id_t id, int ok, const 
 
 int64_t gasneti_param_int(gasneti_param_id_t id)
 {
-    return value_of(id, ROWTYPE(id) == GASNETI_PT_INT, "gasneti_param_int")->ival;
+    return value_of(id, ROWTYPE(id) == GASNETI_PT_INT || ROWTYPE(id) == GASNETI_PT_SSIZE,
+                    "gasneti_param_int")->ival;
 }
 
 uint64_t gasneti_param_size(gasneti_param_id_t id)

@@ -25,6 +25,7 @@ typedef enum {
 /* Value types (the TYPE column of params.def). */
 typedef enum {
     GASNETI_PT_INT,     /* signed integer; decimal or 0x hex */
+    GASNETI_PT_SSIZE,   /* a SIZE, or a negative integer (-1 = special); read with _INT */
     GASNETI_PT_SIZE,    /* byte count; optional K/M/G/T suffix (powers of 1024) */
     GASNETI_PT_SIZE_K,  /* like SIZE, but a bare number means KiB */
     GASNETI_PT_SIZE_M,  /* like SIZE, but a bare number means MiB */

@@ -133,6 +133,16 @@ static void test_memfrac(void)
           "parse_memfrac fraction");
     CHECK(gasneti_parse_memfrac("512M", &f, &b, NULL, 0) == 0 && b == 512u << 20,
           "parse_memfrac size");
+    /* Sizes GASNet reads as memory sizes that may be -1 (issue 13). */
+    CHECK(parse(P(GASNET_INLINESEND_LIMIT), "-1") == 0 && iv == -1, "SSIZE -1");
+    CHECK(parse(P(GASNET_INLINESEND_LIMIT), "128B") == 0 && iv == 128, "SSIZE 128B");
+    CHECK(parse(P(GASNET_AM_GATHER_MIN), "1.5K") == 0 && iv == 1536, "SSIZE 1.5K");
+    CHECK(parse(P(GASNET_AM_GATHER_MIN), "-2") == -1, "SSIZE -2 out of range");
+    CHECK(parse(P(GASNET_NONBULKPUT_BOUNCE_LIMIT), "64KB") == 0 && iv == 65536, "SIZE 64KB");
+    CHECK(parse(P(GASNET_NONBULKPUT_BOUNCE_LIMIT), "0.5 MB") == 0 && iv == 524288, "SIZE '0.5 MB'");
+    CHECK(parse(P(GASNET_CONNECT_DYNAMIC), "Y") == 0 && iv == 1 &&
+              parse(P(GASNET_CONNECT_DYNAMIC), "No") == 0 && iv == 0,
+          "BOOL as GASNet spells it (Y, No)");
     /* GASNET_MAX_SEGSIZE: GASNet's <fraction or size>[/P|/H] (issue 13). */
     int sc;
     CHECK(gasneti_parse_memscope("0.85/H", &f, &b, &sc, NULL, 0) == 1 && f == 0.85 && sc == 'H',
@@ -228,7 +238,8 @@ static void test_table(void)
             int rc = GASNETI_PARSE_OK;
             if (!lim[k][0]) continue;
             switch (row->type) {
-            case GASNETI_PT_INT: rc = gasneti_parse_int(lim[k], &li); break;
+            case GASNETI_PT_INT:
+            case GASNETI_PT_SSIZE: rc = gasneti_parse_int(lim[k], &li); break;
             case GASNETI_PT_DOUBLE: rc = gasneti_parse_double(lim[k], &ld); break;
             case GASNETI_PT_SIZE:
             case GASNETI_PT_SIZE_K:
