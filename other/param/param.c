@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 extern char **environ;
 
@@ -439,6 +440,20 @@ static void print_row(gasneti_param_id_t id)
     }
 }
 
+/* Whether a set value means the row's default (NOEFFECT rows: "0" for a
+ * default of "no", any case of a string default). */
+static int same_as_default(gasneti_param_id_t id)
+{
+    const gasneti_param_row_t *row = gasneti_param_row(id);
+    const gasneti_param_val_t *v = &gasneti_param_vals[id];
+    int64_t iv = 0;
+    double dv = 0.0;
+    if (!row->def[0]) return 0;
+    if (row->type == GASNETI_PT_STRING) return !strcasecmp(v->text, row->def);
+    if (gasneti_param_parse(id, row->def, &iv, &dv, NULL, 0)) return 0;
+    return iv == v->ival && dv == v->dval;
+}
+
 void gasneti_params_report(void)
 {
     int i;
@@ -454,6 +469,10 @@ void gasneti_params_report(void)
         if ((row->flags & GASNETI_PF_DEPRECATED) && gasneti_param_vals[i].set)
             gasneti_warning("%s=%s: %s", row->name, gasneti_param_vals[i].text,
                             row->doc);
+        if ((row->flags & GASNETI_PF_NOEFFECT) && gasneti_param_vals[i].set &&
+            !same_as_default((gasneti_param_id_t)i))
+            gasneti_warning("%s=%s has no effect in this library (%s)", row->name,
+                            gasneti_param_vals[i].text, row->doc);
     }
     for (e = environ; e && *e; e++)
         if (!strncmp(*e, "GASNET_", 7)) warn_unknown(*e);

@@ -41,6 +41,7 @@ typedef enum {
 #define GASNETI_PF_FAMILY 1     /* NAME_<n> per-process variants exist (see _family) */
 #define GASNETI_PF_INTERNAL 2   /* set by gasnetrun_ibv for its children; not for users */
 #define GASNETI_PF_DEPRECATED 4 /* warn when set non-empty */
+#define GASNETI_PF_NOEFFECT 8   /* GASNet's, read for compatibility: warn when not the default */
 
 /* Parses every row from the environment.  Errors are recorded, not printed,
  * so that the caller can report them once for the whole job; an invalid row
