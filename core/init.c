@@ -209,6 +209,7 @@ static void compute_segment_limits(void)
             segment_limit_why = gasnetc_ibv_pinnable_why();
         }
     }
+    if (gasnet_max_segsize && gasnet_max_segsize < limit) limit = gasnet_max_segsize;
     limit &= ~(uint64_t)(GASNET_PAGESIZE - 1);
     if (limit > UINTPTR_MAX) limit = UINTPTR_MAX & ~(uintptr_t)(GASNET_PAGESIZE - 1);
     gasnetc_max_local_segment = (uintptr_t)limit;
@@ -330,6 +331,7 @@ int gex_Segment_Attach(gex_Segment_t *segment_p, gex_TM_t tm, uintptr_t length)
     gasneti_the_segment.flags = 0;
     gasneti_the_ep.segment = &gasneti_the_segment;
     gasneti_attach_done = 1;
+    if (gasnet_client_attach_hook) gasnet_client_attach_hook(addr, size);
     gasneti_boot->barrier();
     *segment_p = &gasneti_the_segment;
     return GASNET_OK;

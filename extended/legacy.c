@@ -8,6 +8,12 @@
 #include <gasnet.h>
 #include <stdlib.h>
 
+/* Client-settable segment limits and attach hook (gasnetex.h; honoured by
+ * core/init.c). */
+uintptr_t gasnet_max_segsize = 0;
+const char *gasnet_max_segsize_str = NULL;
+void (*gasnet_client_attach_hook)(void *segbase, uintptr_t segsize) = NULL;
+
 /* ---- init / attach ----------------------------------------------------------------- */
 
 int gasnet_init(int *argc, char ***argv)

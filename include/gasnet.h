@@ -22,9 +22,14 @@
  * AM macros need gasnet_am_macros.h to keep its GASNETI_LEGACY_AM_MACROS
  * section outside its main include guard. */
 #include <gasnet_am_macros.h>
+/* The GASNet-1 VIS calls (gasnet_{put,get}{v,i,s}*) are declared there. */
+#include <gasnet_vis.h>
 #include <string.h>
 
 GASNETI_BEGIN_EXTERNC
+
+/* Legacy name of the major GASNet-1 specification version. */
+#define GASNET_VERSION GASNET_SPEC_VERSION_MAJOR
 
 /* ---- types ---------------------------------------------------------------- */
 typedef gex_Rank_t gasnet_node_t;
@@ -34,7 +39,6 @@ typedef gex_AM_Arg_t gasnet_handlerarg_t;
 typedef gex_Event_t gasnet_handle_t;
 typedef gex_RMA_Value_t gasnet_register_value_t;
 typedef gex_HSL_t gasnet_hsl_t;
-typedef void *gasnet_threadinfo_t;
 #define SIZEOF_GASNET_REGISTER_VALUE_T SIZEOF_GEX_RMA_VALUE_T
 #define GASNET_INVALID_HANDLE GEX_EVENT_INVALID
 #define GASNET_HSL_INITIALIZER GEX_HSL_INITIALIZER
@@ -46,20 +50,8 @@ typedef struct {
 
 typedef struct {
     void *addr;
-    uintptr_t size;
-} gasnet_seginfo_t;
-
-typedef struct {
-    void *addr;
     size_t len;
 } gasnet_memvec_t;
-
-typedef struct {
-    gasnet_node_t host;      /* 0-based id of the rank's compute node */
-    gasnet_node_t supernode; /* 0-based id of its shared-memory neighbourhood */
-    uintptr_t offset;        /* add to the rank's segment addresses to reach them
-                              * from this process (same neighbourhood only) */
-} gasnet_nodeinfo_t;
 
 /* The primordial team used by the legacy calls (set by gex_Client_Init). */
 extern gex_TM_t gasneti_thunk_tm;
@@ -72,12 +64,6 @@ extern int gasnet_init(int *argc, char ***argv);
  * minheapoffset is ignored.  Ends with a barrier. */
 extern int gasnet_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize,
                          uintptr_t minheapoffset);
-/* Every rank's segment (addr, size), numentries entries.  After attach. */
-extern int gasnet_getSegmentInfo(gasnet_seginfo_t *seginfo_table, int numentries);
-/* Every rank's host, neighbourhood and address offset.  After init. */
-extern int gasnet_getNodeInfo(gasnet_nodeinfo_t *nodeinfo_table, int numentries);
-/* Raw environment lookup (the job environment of this process). */
-extern char *gasnet_getenv(const char *name);
 /* The GASNet-EX objects of a legacy-initialized job (any output may be NULL). */
 extern void gasnet_QueryGexObjects(gex_Client_t *client_p, gex_EP_t *endpoint_p,
                                    gex_TM_t *tm_p, gex_Segment_t *segment_p);
@@ -95,17 +81,6 @@ extern int gasnet_AMGetMsgSource(gasnet_token_t token, gasnet_node_t *srcindex);
 #define gasnet_hold_interrupts() ((void)0)
 #define gasnet_resume_interrupts() ((void)0)
 
-#define GASNET_WAIT_SPIN 0
-#define GASNET_WAIT_BLOCK 1
-#define GASNET_WAIT_SPINBLOCK 2
-/* Records how idle waits should behave (a hint; GASNET_OK or BAD_ARG). */
-extern int gasnet_set_waitmode(int wait_mode);
-
-/* ---- thread-info optimization (no cost here: thread data is found by TLS) ---- */
-#define GASNET_GET_THREADINFO() ((gasnet_threadinfo_t)0)
-#define GASNET_POST_THREADINFO(info) \
-    gasnet_threadinfo_t _gasneti_threadinfo_cache __attribute__((__unused__)) = (info)
-#define GASNET_BEGIN_FUNCTION() GASNET_POST_THREADINFO(GASNET_GET_THREADINFO())
 
 /* ---- handler-safe locks ------------------------------------------------------------ */
 #define gasnet_hsl_init(hsl) gex_HSL_Init(hsl)
@@ -204,21 +179,6 @@ static inline int gasnet_try_syncnbi_all(void)
 }
 #define gasnet_begin_nbi_accessregion() gex_NBI_BeginAccessRegion(0)
 #define gasnet_end_nbi_accessregion() gex_NBI_EndAccessRegion(0)
-
-/* ---- barriers --------------------------------------------------------------------- */
-#define GASNET_BARRIERFLAG_ANONYMOUS 1
-#define GASNET_BARRIERFLAG_MISMATCH 2
-#define GASNET_BARRIERFLAG_UNNAMED 4 /* every rank passes it: same as anonymous */
-
-/* Split-phase barrier over all ranks; one at a time per process, and not
- * concurrently with gex_Coll_* on the primordial team.  wait/try return
- * GASNET_OK or GASNET_ERR_BARRIER_MISMATCH; try also GASNET_ERR_NOT_READY. */
-extern void gasnet_barrier_notify(int id, int flags);
-extern int gasnet_barrier_wait(int id, int flags);
-extern int gasnet_barrier_try(int id, int flags);
-extern int gasnet_barrier(int id, int flags);
-/* Flags of the last completed barrier (0 = named, *id = its name). */
-extern int gasnet_barrier_result(int *id);
 
 GASNETI_END_EXTERNC
 

@@ -14,10 +14,7 @@
 /* Exactly one threading model must be chosen by the client (the installed
  * makefile fragments and pkg-config files pass it). */
 #if defined(GASNET_SEQ) + defined(GASNET_PAR) + defined(GASNET_PARSYNC) != 1
-#error "Define exactly one of GASNET_SEQ, GASNET_PAR or GASNET_PARSYNC (use ibv-seq.mak / ibv-par.mak or pkg-config gasnet-ibv-seq / gasnet-ibv-par)"
-#endif
-#if defined(GASNET_PARSYNC)
-#error "GASNET_PARSYNC is not provided by this library; use GASNET_SEQ or GASNET_PAR"
+#error "Define exactly one of GASNET_SEQ, GASNET_PAR or GASNET_PARSYNC (use ibv-seq.mak / ibv-par.mak / ibv-parsync.mak or pkg-config gasnet-ibv-seq / -par / -parsync)"
 #endif
 
 #ifdef __cplusplus
@@ -74,6 +71,9 @@ GASNETI_BEGIN_EXTERNC
 #if defined(GASNET_PAR)
 #define GASNETI_THREAD_MODEL PAR
 #define GASNETI_THREAD_MODEL_STR "PAR"
+#elif defined(GASNET_PARSYNC)
+#define GASNETI_THREAD_MODEL PARSYNC
+#define GASNETI_THREAD_MODEL_STR "PARSYNC"
 #else
 #define GASNETI_THREAD_MODEL SEQ
 #define GASNETI_THREAD_MODEL_STR "SEQ"

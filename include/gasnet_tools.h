@@ -21,10 +21,22 @@
 #define _INCLUDED_GASNET_TOOLS_H
 
 #include <gasnet_config.h>
+#include <gasnet_portable_platform.h>
+/* The standard headers GASNet's headers make visible to clients. */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdarg.h>
-#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/param.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 #if defined(GASNETT_THREAD_SAFE) && defined(GASNET_SEQ)
 #error gasnet_tools.h: GASNETT_THREAD_SAFE conflicts with GASNET_SEQ
@@ -37,6 +49,57 @@
 #undef GASNETT_THREAD_SINGLE
 #define GASNETT_THREAD_SINGLE 1
 #define GASNETT_THREAD_MODEL SEQ
+#endif
+
+/* ---- helpers and sizes --------------------------------------------------- */
+#ifndef _STRINGIFY
+#define _STRINGIFY_HELPER(x) #x
+#define _STRINGIFY(x) _STRINGIFY_HELPER(x)
+#endif
+#ifndef _CONCAT
+#define _CONCAT_HELPER(a, b) a##b
+#define _CONCAT(a, b) _CONCAT_HELPER(a, b)
+#endif
+#ifndef MIN
+#define MIN(x, y) ((x) < (y) ? (x) : (y))
+#endif
+#ifndef MAX
+#define MAX(x, y) ((x) > (y) ? (x) : (y))
+#endif
+
+/* Sizes in bytes, as preprocessor literals (the compiler's own). */
+#define SIZEOF_CHAR 1
+#define SIZEOF_SHORT __SIZEOF_SHORT__
+#define SIZEOF_INT __SIZEOF_INT__
+#define SIZEOF_LONG __SIZEOF_LONG__
+#define SIZEOF_LONG_LONG __SIZEOF_LONG_LONG__
+#define SIZEOF_VOID_P __SIZEOF_POINTER__
+#define SIZEOF_SIZE_T __SIZEOF_SIZE_T__
+#define SIZEOF_PTRDIFF_T __SIZEOF_PTRDIFF_T__
+#define SIZEOF_FLOAT __SIZEOF_FLOAT__
+#define SIZEOF_DOUBLE __SIZEOF_DOUBLE__
+#define SIZEOF_LONG_DOUBLE __SIZEOF_LONG_DOUBLE__
+#define SIZEOF__BOOL 1
+#define SIZEOF_FLOAT__COMPLEX (2 * __SIZEOF_FLOAT__)
+
+/* printf conversions for size_t (u, o, x, X) and ssize_t (d, i). */
+#define PRIdSZ "zd"
+#define PRIiSZ "zi"
+#define PRIoSZ "zo"
+#define PRIuSZ "zu"
+#define PRIxSZ "zx"
+#define PRIXSZ "zX"
+
+/* The socket-length type of this system (<sys/socket.h>). */
+#define GASNET_SOCKLEN_T socklen_t
+
+/* This release is built without GASNet's debug mode. */
+#if !defined(GASNET_DEBUG) && !defined(GASNET_NDEBUG) && !defined(GASNETI_BUILDING_LIBRARY) && \
+    !defined(GASNETI_IN_TREE)
+#define GASNET_NDEBUG 1
+#endif
+#ifndef GASNET_PAGESIZE
+#define GASNET_PAGESIZE 4096
 #endif
 
 /* ---- versions ------------------------------------------------------------ */
@@ -55,6 +118,78 @@
 #define GASNETT_BEGIN_EXTERNC
 #define GASNETT_END_EXTERNC
 #define GASNETT_EXTERNC
+#endif
+
+/* ---- compiler features (a client may predefine any of these to 0) -------- */
+#ifndef GASNETT_USE_BUILTIN_CONSTANT_P
+#define GASNETT_USE_BUILTIN_CONSTANT_P 1
+#endif
+#ifndef GASNETT_USE_BUILTIN_EXPECT
+#define GASNETT_USE_BUILTIN_EXPECT 1
+#endif
+#ifndef GASNETT_USE_BUILTIN_PREFETCH
+#define GASNETT_USE_BUILTIN_PREFETCH 1
+#endif
+#ifndef GASNETT_USE_BUILTIN_UNREACHABLE
+#define GASNETT_USE_BUILTIN_UNREACHABLE 1
+#endif
+#ifndef GASNETT_USE_CTYPE_WRAPPERS /* <ctype.h> is left alone */
+#define GASNETT_USE_CTYPE_WRAPPERS 0
+#endif
+#ifndef GASNETT_USE_PRAGMA_GCC_DIAGNOSTIC
+#define GASNETT_USE_PRAGMA_GCC_DIAGNOSTIC 1
+#endif
+#ifndef GASNETT_USE_GCC_ATTRIBUTE_ALWAYSINLINE
+#define GASNETT_USE_GCC_ATTRIBUTE_ALWAYSINLINE 1
+#endif
+#ifndef GASNETT_USE_GCC_ATTRIBUTE_NOINLINE
+#define GASNETT_USE_GCC_ATTRIBUTE_NOINLINE 1
+#endif
+#ifndef GASNETT_USE_GCC_ATTRIBUTE_MALLOC
+#define GASNETT_USE_GCC_ATTRIBUTE_MALLOC 1
+#endif
+#ifndef GASNETT_USE_GCC_ATTRIBUTE_WARNUNUSEDRESULT
+#define GASNETT_USE_GCC_ATTRIBUTE_WARNUNUSEDRESULT 1
+#endif
+#ifndef GASNETT_USE_GCC_ATTRIBUTE_USED
+#define GASNETT_USE_GCC_ATTRIBUTE_USED 1
+#endif
+#ifndef GASNETT_USE_GCC_ATTRIBUTE_MAYALIAS
+#define GASNETT_USE_GCC_ATTRIBUTE_MAYALIAS 1
+#endif
+#ifndef GASNETT_USE_GCC_ATTRIBUTE_NORETURN
+#define GASNETT_USE_GCC_ATTRIBUTE_NORETURN 1
+#endif
+#ifndef GASNETT_USE_GCC_ATTRIBUTE_PURE
+#define GASNETT_USE_GCC_ATTRIBUTE_PURE 1
+#endif
+#ifndef GASNETT_USE_GCC_ATTRIBUTE_CONST
+#define GASNETT_USE_GCC_ATTRIBUTE_CONST 1
+#endif
+#ifndef GASNETT_USE_GCC_ATTRIBUTE_HOT
+#define GASNETT_USE_GCC_ATTRIBUTE_HOT 1
+#endif
+#ifndef GASNETT_USE_GCC_ATTRIBUTE_COLD
+#define GASNETT_USE_GCC_ATTRIBUTE_COLD 1
+#endif
+#ifndef GASNETT_USE_GCC_ATTRIBUTE_DEPRECATED
+#define GASNETT_USE_GCC_ATTRIBUTE_DEPRECATED 1
+#endif
+#ifndef GASNETT_USE_GCC_ATTRIBUTE_FALLTHROUGH
+#if (defined(__GNUC__) && __GNUC__ >= 7) || (defined(__clang__) && __clang_major__ >= 10)
+#define GASNETT_USE_GCC_ATTRIBUTE_FALLTHROUGH 1
+#else
+#define GASNETT_USE_GCC_ATTRIBUTE_FALLTHROUGH 0
+#endif
+#endif
+#ifndef GASNETT_USE_GCC_ATTRIBUTE_FORMAT
+#define GASNETT_USE_GCC_ATTRIBUTE_FORMAT 1
+#endif
+#ifndef GASNETT_USE_GCC_ATTRIBUTE_FORMAT_FUNCPTR
+#define GASNETT_USE_GCC_ATTRIBUTE_FORMAT_FUNCPTR 1
+#endif
+#ifndef GASNETT_USE_GCC_ATTRIBUTE_FORMAT_FUNCPTR_ARG
+#define GASNETT_USE_GCC_ATTRIBUTE_FORMAT_FUNCPTR_ARG 1
 #endif
 
 /* ---- compiler annotations (GCC-compatible compilers) --------------------- */
@@ -86,7 +221,7 @@
     __attribute__((__format__(__printf__, fmtarg, firstvararg))) declarator
 #define GASNETT_PREDICT_TRUE(expr) __builtin_expect(!!(expr), 1)
 #define GASNETT_PREDICT_FALSE(expr) __builtin_expect(!!(expr), 0)
-#if (defined(__GNUC__) && __GNUC__ >= 7) || (defined(__clang__) && __clang_major__ >= 10)
+#if GASNETT_USE_GCC_ATTRIBUTE_FALLTHROUGH
 #define GASNETT_FALLTHROUGH __attribute__((__fallthrough__));
 #else
 #define GASNETT_FALLTHROUGH
@@ -137,7 +272,31 @@
 #define GASNETT_TIMER_CONFIG timers_posix_monotonic
 #define GASNETT_MEMBAR_CONFIG membars_gcc_atomic
 #define GASNETT_ATOMIC_CONFIG atomics_gcc_atomic
-#define GASNETT_CONFIG_STRING "RELEASE=" GASNET_RELEASE_VERSION_STR ",timers_posix_monotonic,membars_gcc_atomic,atomics_gcc_atomic"
+#define GASNETT_ATOMIC32_CONFIG atomic32_gcc_atomic
+#define GASNETT_ATOMIC64_CONFIG atomic64_gcc_atomic
+#define GASNETT_DEBUG_CONFIG nodebug
+#if defined(PLATFORM_ARCH_64)
+#define GASNETT_PTR_CONFIG 64bit
+#else
+#define GASNETT_PTR_CONFIG 32bit
+#endif
+#define GASNETT_CONFIG_STRING                                                         \
+    "RELEASE=" GASNET_RELEASE_VERSION_STR ",SPEC=" _STRINGIFY(GASNETT_SPEC_VERSION_MAJOR) \
+    "." _STRINGIFY(GASNETT_SPEC_VERSION_MINOR) ",PTR=" _STRINGIFY(GASNETT_PTR_CONFIG) "," \
+    _STRINGIFY(GASNETT_DEBUG_CONFIG) "," _STRINGIFY(GASNETT_THREAD_MODEL) ","             \
+    _STRINGIFY(GASNETT_TIMER_CONFIG) "," _STRINGIFY(GASNETT_MEMBAR_CONFIG) ","            \
+    _STRINGIFY(GASNETT_ATOMIC_CONFIG) "," _STRINGIFY(GASNETT_ATOMIC32_CONFIG) ","         \
+    _STRINGIFY(GASNETT_ATOMIC64_CONFIG)
+/* The configure-time system and compiler (gasnet_config.h); a client built
+ * with another compiler can compare PLATFORM_COMPILER_ID with these. */
+#define GASNETT_SYSTEM_TUPLE GASNETI_SYSTEM_TUPLE
+#define GASNETT_CONFIGURE_ARGS GASNETI_CONFIGURE_ARGS
+#define GASNETT_PLATFORM_COMPILER_IDSTR GASNETI_PLATFORM_COMPILER_IDSTR
+#define GASNETT_PLATFORM_COMPILER_FAMILYID GASNETI_PLATFORM_COMPILER_FAMILYID
+#define GASNETT_PLATFORM_COMPILER_ID GASNETI_PLATFORM_COMPILER_ID
+#define GASNETT_PLATFORM_COMPILER_VERSION GASNETI_PLATFORM_COMPILER_VERSION
+/* gasnett_set_affinity does pin threads on this system. */
+#define GASNETT_SET_AFFINITY_SUPPORT 1
 
 /* ---- memory barriers ----------------------------------------------------- */
 #define gasnett_compiler_fence() __atomic_signal_fence(__ATOMIC_SEQ_CST)
@@ -460,6 +619,82 @@ extern gasnett_sighandlerfn_t gasnett_reghandler(int sigtocatch, gasnett_sighand
 /* A simple 64-bit checksum of numbytes bytes at p (not cryptographic). */
 extern uint64_t gasnett_checksum(const void *p, int numbytes);
 
+/* Sets / removes an environment variable of this process (later
+ * gasnett_getenv calls see the change).  Fatal error if the system refuses. */
+extern void gasnett_setenv(const char *key, const char *value);
+extern void gasnett_unsetenv(const char *key);
+/* Absolute path of the running executable ("" if unknown). */
+extern const char *gasnett_exe_name(void);
+/* "SIGINT" for SIGINT, ...; NULL for a value that is no signal. */
+extern const char *gasnett_signame_fromval(int sigval);
+/* Raise the soft limit of resource res (an RLIMIT_ constant, named
+ * lim_desc, e.g. "RLIMIT_STACK") to its hard limit; GASNET_MAXIMIZE_<lim_desc>=no
+ * skips it.  Non-zero on success. */
+extern int gasnett_maximize_rlimit(int res, const char *lim_desc);
+/* The same for CPU, DATA, RSS, STACK and AS; non-zero if all succeeded. */
+extern int gasnett_maximize_rlimits(void);
+
+/* "function at file:line" of the call site (a per-thread buffer, valid
+ * until the thread's next use). */
+extern char *gasneti_tools_loc_str(const char *funcname, const char *filename, int linenum);
+#define gasnett_current_loc gasneti_tools_loc_str(GASNETT_CURRENT_FUNCTION, __FILE__, __LINE__)
+
+/* Zero bytes among len bytes at src (count0s), also copying them to dst
+ * (count0s_copy), or in one word. */
+extern size_t gasnett_count0s(const void *src, size_t len);
+extern size_t gasnett_count0s_copy(void *GASNETT_RESTRICT dst, const void *GASNETT_RESTRICT src,
+                                   size_t len);
+static inline __attribute__((__unused__, __const__)) int gasnett_count0s_uint64_t(uint64_t x)
+{
+    int n = 0, i;
+    for (i = 0; i < 8; i++, x >>= 8) n += !(x & 0xff);
+    return n;
+}
+static inline __attribute__((__unused__, __const__)) int gasnett_count0s_uint32_t(uint32_t x)
+{
+    return gasnett_count0s_uint64_t((uint64_t)x | ((uint64_t)0x01010101u << 32));
+}
+#if defined(PLATFORM_ARCH_64)
+#define gasnett_count0s_uintptr_t(x) gasnett_count0s_uint64_t(x)
+#else
+#define gasnett_count0s_uintptr_t(x) gasnett_count0s_uint32_t(x)
+#endif
+
+/* Set non-zero by GASNET_FREEZE / GASNET_FREEZE_ON_ERROR freezes; a
+ * debugger clears it to let the process continue. */
+extern volatile int gasnet_frozen;
+
+/* A client backtrace mechanism: set name (upper case) and fnp (writes a
+ * backtrace of the calling thread to fd, returns 0 on success) before
+ * gasnett_backtrace_init/gasnet init; gasnett_print_backtrace tries it
+ * first.  threadsupport: non-zero if fnp is safe in threaded programs. */
+typedef struct {
+    const char *name;
+    int (*fnp)(int fd);
+    int threadsupport;
+} gasnett_backtrace_type_t;
+extern gasnett_backtrace_type_t gasnett_backtrace_user;
+
+/* Tools-only clients have no conduit to map memory with. */
+#define gasnett_mmap(sz) \
+    (gasnett_fatalerror("gasnett_mmap(%lu): not available without a conduit", (unsigned long)(sz)), (void *)0)
+
+/* ---- link-time configuration check --------------------------------------
+ * Every object that includes this header references a symbol that only a
+ * library built for the same thread model defines. */
+#define GASNETT_LINKCONFIG_IDIOTCHECK(name) _CONCAT(gasnett_linkconfig_idiotcheck_, name)
+extern int GASNETT_LINKCONFIG_IDIOTCHECK(GASNETT_THREAD_MODEL);
+extern int GASNETT_LINKCONFIG_IDIOTCHECK(_CONCAT(RELEASE_MAJOR_, GASNET_RELEASE_VERSION_MAJOR));
+#if !defined(GASNETI_BUILDING_LIBRARY) && !defined(GASNETI_IN_TREE)
+static __attribute__((__used__)) int *gasnett_linkconfig_idiotcheck(void)
+{
+    static int val;
+    val += GASNETT_LINKCONFIG_IDIOTCHECK(GASNETT_THREAD_MODEL) +
+           GASNETT_LINKCONFIG_IDIOTCHECK(_CONCAT(RELEASE_MAJOR_, GASNET_RELEASE_VERSION_MAJOR));
+    return &val;
+}
+#endif
+
 /* ---- tracing and statistics (not provided: no-ops) ----------------------- */
 #define GASNETT_TRACE_ENABLED 0
 #define GASNETT_TRACE_SETSOURCELINE(file, line) ((void)0)
@@ -487,3 +722,100 @@ gasnett_trace_printf_noop(const char *fmt, ...)
 GASNETT_END_EXTERNC
 
 #endif /* GASNET_TOOLS_H */
+
+/* ---- services that need the conduit library -------------------------------
+ * Declared once gasnet_fwd.h (included by gasnetex.h) is in: also when this
+ * header was included before gasnetex.h. */
+#if defined(GASNET_FWD_H) && !defined(GASNETI_TOOLS_CONDUIT_PART)
+#define GASNETI_TOOLS_CONDUIT_PART 1
+GASNETT_BEGIN_EXTERNC
+/* Maps segsize bytes of fresh zeroed memory (fatal error on failure). */
+#undef gasnett_mmap
+extern void *gasnett_mmap(uintptr_t segsize);
+
+/* Writes the names of the bits set in dt / op / ti ("GEX_DT_I32|GEX_DT_U64",
+ * "0" for none) to buf; returns the length needed (buf NULL: only that). */
+extern size_t gasnett_format_dt(char *buf, gex_DT_t dt);
+extern size_t gasnett_format_op(char *buf, gex_OP_t op);
+extern size_t gasnett_format_ti(char *buf, gex_TI_t ti);
+
+/* Descriptions of VIS transfers, as GASNet's tracing prints them: each
+ * printer writes at most its _bufsz(...) bytes (NUL included) to buf.
+ * The list printers return the bounds (and total size) of the list; the
+ * put/get printers return the number of data bytes moved.  pstats of
+ * format_putsgets is GASNet-internal and ignored here. */
+typedef struct {
+    void *_minaddr; /* lowest byte addressed (NULL for an empty list) */
+    void *_maxaddr; /* highest byte addressed */
+    size_t _totalsz;
+} gasneti_memveclist_stats_t;
+typedef struct {
+    void *_minaddr;
+    void *_maxaddr;
+} gasneti_addrlist_stats_t;
+extern size_t gasnett_format_memveclist_bufsz(size_t count);
+extern gasneti_memveclist_stats_t gasnett_format_memveclist(char *buf, size_t count,
+                                                            gex_Memvec_t const *list);
+extern size_t gasnett_format_putvgetv_bufsz(size_t dstcount, size_t srccount);
+extern size_t gasnett_format_putvgetv(char *buf, gex_TM_t tm, gex_Rank_t rank, size_t dstcount,
+                                      gex_Memvec_t const dstlist[], size_t srccount,
+                                      gex_Memvec_t const srclist[]);
+extern size_t gasnett_format_addrlist_bufsz(size_t count);
+extern gasneti_addrlist_stats_t gasnett_format_addrlist(char *buf, size_t count,
+                                                        void *const *list, size_t len);
+extern size_t gasnett_format_putigeti_bufsz(size_t dstcount, size_t srccount);
+extern size_t gasnett_format_putigeti(char *buf, gex_TM_t tm, gex_Rank_t rank, size_t dstcount,
+                                      void *const dstlist[], size_t dstlen, size_t srccount,
+                                      void *const srclist[], size_t srclen);
+extern size_t gasnett_format_strides_bufsz(size_t count);
+extern void gasnett_format_strides(char *buf, size_t count, const ptrdiff_t *list);
+extern size_t gasnett_format_putsgets_bufsz(size_t stridelevels);
+extern size_t gasnett_format_putsgets(char *buf, void *pstats, gex_TM_t tm, gex_Rank_t rank,
+                                      void *dstaddr, const ptrdiff_t dststrides[], void *srcaddr,
+                                      const ptrdiff_t srcstrides[], size_t elemsz,
+                                      const size_t count[], size_t stridelevels);
+
+/* Self-test of the tools and of communication with peer: iters rounds of
+ * atomics, locks and timers in threadcnt threads, then puts and gets of
+ * peerseg (the peer's segment, myseg ours) over myteam.  testsections:
+ * NULL or "" for all, else the letters of the sections to run ("A" tools,
+ * "B" threads, "C" RMA).  Collective over myteam.  Returns 0 if all passed. */
+extern int gasnett_run_diagnostics(int iters, int threadcnt, const char *testsections,
+                                   gex_TM_t myteam, void *myseg, gex_Rank_t peer, void *peerseg);
+/* The AM handlers gasnett_run_diagnostics needs registered (none here). */
+extern void gasnett_diagnostic_gethandlers(gex_AM_Entry_t **htable, int *htable_cnt);
+
+#define GASNETT_FAST_ALIGNED_MEMCPY(dst, src, nbytes) ((void)memcpy((dst), (src), (nbytes)))
+#define GASNETT_FAST_UNALIGNED_MEMCPY(dst, src, nbytes) ((void)memcpy((dst), (src), (nbytes)))
+/* Stores the low nbytes of a gex_RMA_Value_t at dest / returns (a
+ * statement with return) the nbytes at src as a gex_RMA_Value_t. */
+#define GASNETT_VALUE_ASSIGN(dest, value, nbytes)                                       \
+    do {                                                                                \
+        switch (nbytes) {                                                               \
+        case 1: *(uint8_t *)(dest) = (uint8_t)(value); break;                           \
+        case 2: *(uint16_t *)(dest) = (uint16_t)(value); break;                         \
+        case 4: *(uint32_t *)(dest) = (uint32_t)(value); break;                         \
+        case 8: *(uint64_t *)(dest) = (uint64_t)(value); break;                         \
+        default: { gex_RMA_Value_t gasneti_v_ = (value);                                \
+                   memcpy((dest), &gasneti_v_, (nbytes)); } break;                      \
+        }                                                                               \
+    } while (0)
+#define GASNETT_VALUE_RETURN(src, nbytes)                                               \
+    do {                                                                                \
+        switch (nbytes) {                                                               \
+        case 1: return (gex_RMA_Value_t) * (const uint8_t *)(src);                      \
+        case 2: return (gex_RMA_Value_t) * (const uint16_t *)(src);                     \
+        case 4: return (gex_RMA_Value_t) * (const uint32_t *)(src);                     \
+        case 8: return (gex_RMA_Value_t) * (const uint64_t *)(src);                     \
+        default: { gex_RMA_Value_t gasneti_v_ = 0;                                      \
+                   memcpy(&gasneti_v_, (src), (nbytes)); return gasneti_v_; }           \
+        }                                                                               \
+    } while (0)
+/* Most client threads that may use the library at once. */
+#if defined(GASNET_PAR) || defined(GASNET_PARSYNC)
+#define GASNETT_MAX_THREADS 256
+#else
+#define GASNETT_MAX_THREADS 1
+#endif
+GASNETT_END_EXTERNC
+#endif

@@ -260,6 +260,68 @@ extern gex_Event_t gex_NBI_EndAccessRegion(gex_Flags_t flags);
 extern gex_Event_t gex_Coll_BarrierNB(gex_TM_t tm, gex_Flags_t flags);
 extern int gex_Coll_BarrierBlocking(gex_TM_t tm, gex_Flags_t flags);
 
+/* ---- GASNet-1 names GASNet's gasnetex.h also declares ------------------------------ */
+/* gasnet_init(NULL, NULL) and gex_Client_Init with NULL argc/argv work. */
+#define GASNET_NULL_ARGV_OK 1
+/* Host memory is a memory kind (gasnet_mk.h). */
+#define GASNET_HAVE_MK_CLASS_HOST 1
+
+/* Thread-info optimization: free here (thread data is found by TLS), so
+ * the handle is a dummy. */
+typedef void *gasnet_threadinfo_t;
+#define GASNET_GET_THREADINFO() ((gasnet_threadinfo_t)0)
+#define GASNET_POST_THREADINFO(info) \
+    gasnet_threadinfo_t _gasneti_threadinfo_cache __attribute__((__unused__)) = (info)
+#define GASNET_BEGIN_FUNCTION() GASNET_POST_THREADINFO(GASNET_GET_THREADINFO())
+
+typedef struct gasneti_seginfo_s {
+    void *addr;
+    uintptr_t size;
+} gasnet_seginfo_t;
+typedef struct gasneti_nodeinfo_s {
+    gex_Rank_t host;      /* 0-based id of the rank's compute node */
+    gex_Rank_t supernode; /* 0-based id of its shared-memory neighbourhood */
+    uintptr_t offset;     /* add to the rank's segment addresses to reach them
+                           * from this process (same neighbourhood only) */
+} gasnet_nodeinfo_t;
+/* Every rank's segment (addr, size), numentries entries.  After attach. */
+extern int gasnet_getSegmentInfo(gasnet_seginfo_t *seginfo_table, int numentries);
+/* Every rank's host, neighbourhood and address offset.  After init. */
+extern int gasnet_getNodeInfo(gasnet_nodeinfo_t *nodeinfo_table, int numentries);
+/* Raw environment lookup (the job environment of this process). */
+extern char *gasnet_getenv(const char *name);
+
+/* Segment size limits a client may set before init: gasnet_max_segsize
+ * (bytes, 0 = no client limit) caps the largest segment; the default
+ * string gasnet_max_segsize_str is kept for source compatibility only
+ * (GASNET_MAX_SEGSIZE governs). */
+extern uintptr_t gasnet_max_segsize;
+extern const char *gasnet_max_segsize_str;
+/* Called by every rank with its segment (address, size) right after the
+ * segment is attached, before attach returns; NULL = none. */
+extern void (*gasnet_client_attach_hook)(void *segbase, uintptr_t segsize);
+
+#define GASNET_WAIT_SPIN 0
+#define GASNET_WAIT_BLOCK 1
+#define GASNET_WAIT_SPINBLOCK 2
+/* Records how idle waits should behave (a hint; GASNET_OK or BAD_ARG). */
+extern int gasnet_set_waitmode(int wait_mode);
+
+/* GASNet-1 split-phase barrier over all ranks; one at a time per process,
+ * and not concurrently with gex_Coll_* on the primordial team.  wait/try
+ * return GASNET_OK or GASNET_ERR_BARRIER_MISMATCH; try also
+ * GASNET_ERR_NOT_READY. */
+#define GASNET_BARRIERFLAG_ANONYMOUS 1
+#define GASNET_BARRIERFLAG_MISMATCH 2
+/* UNNAMED: every rank passes it (GASNet's value: ANONYMOUS plus a private bit) */
+#define GASNET_BARRIERFLAG_UNNAMED (GASNET_BARRIERFLAG_ANONYMOUS | 8)
+extern void gasnet_barrier_notify(int id, int flags);
+extern int gasnet_barrier_wait(int id, int flags);
+extern int gasnet_barrier_try(int id, int flags);
+extern int gasnet_barrier(int id, int flags);
+/* Flags of the last completed barrier (0 = named, *id = its name). */
+extern int gasnet_barrier_result(int *id);
+
 GASNETI_END_EXTERNC
 
 /* Teams, endpoints, segments and memory kinds beyond the primordial ones. */

@@ -5,10 +5,17 @@ libgasnet_sources += \
 	other/param/param-table.c \
 	other/log/log.c \
 	other/util/sysinfo.c \
+	$(gasnet_tools_sources) \
+	other/tools/tools-conduit.c \
+	other/tools/tools-format.c
+# The gasnet_tools.h implementation usable without a conduit (also the
+# sources of the tools-only libraries libgasnet_tools-{seq,par}.a).
+gasnet_tools_sources = \
 	other/tools/tools-sys.c \
-	other/tools/tools-env.c
+	other/tools/tools-env.c \
+	other/tools/tools-misc.c
 
-include_HEADERS += include/gasnet_tools.h
+include_HEADERS += include/gasnet_tools.h include/gasnet_portable_platform.h
 noinst_HEADERS += \
 	other/param/param.h \
 	other/param/param-parse.h \

@@ -165,6 +165,8 @@ void gasnett_killmyprocess(int exitcode)
 
 int gasnett_print_backtrace(int fd)
 {
+    /* A client mechanism (gasnett_backtrace_user) is tried first. */
+    if (gasnett_backtrace_user.fnp && gasnett_backtrace_user.fnp(fd) == 0) return 0;
     gasneti_print_backtrace_fd(fd);
     return 0;
 }
@@ -187,9 +189,14 @@ void gasnett_freezeForDebuggerErr(void)
 
 void gasnett_freezeForDebuggerNow(volatile int *flag, const char *flagsymname)
 {
+    if (!flag) {
+        flag = &gasnet_frozen;
+        flagsymname = "gasnet_frozen";
+        gasnet_frozen = 1;
+    }
     gasneti_info("process %ld frozen for debugger: attach and set %s = 0 to continue",
                  (long)getpid(), flagsymname ? flagsymname : "the flag");
-    while (flag && *flag) sleep(1);
+    while (*flag) sleep(1);
 }
 
 gasnett_sighandlerfn_t gasnett_reghandler(int sigtocatch, gasnett_sighandlerfn_t fp)
