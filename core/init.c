@@ -12,6 +12,7 @@
 #include "core/pshm/pshm.h"
 #include "core/ibv/ibv.h"
 #include "core/ibv/fh_ibv.h"
+#include "other/param/param-parse.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,8 +153,25 @@ static uint64_t max_segsize_param(unsigned host_procs)
     uint64_t bytes = 0, phys = physmem_bytes(), limit;
     int scope = 'P';
     const char *text = gasneti_param_str(GASNETI_PARAM_GASNET_MAX_SEGSIZE);
-    char amount[128], each[64];
+    char amount[128], each[64], client_default[48];
     int is_frac = gasneti_param_memscope(GASNETI_PARAM_GASNET_MAX_SEGSIZE, &frac, &bytes, &scope);
+    /* As in GASNet, a client may change the default (not the variable):
+     * gasnet_max_segsize_str, else gasnet_max_segsize bytes per process. */
+    if (!gasneti_param_isset(GASNETI_PARAM_GASNET_MAX_SEGSIZE) &&
+        (gasnet_max_segsize_str || gasnet_max_segsize)) {
+        if (!gasnet_max_segsize_str)
+            snprintf(client_default, sizeof(client_default), "%llu/P",
+                     (unsigned long long)gasnet_max_segsize);
+        text = gasnet_max_segsize_str ? gasnet_max_segsize_str : client_default;
+        int rc = gasneti_parse_memscope(text, &frac, &bytes, &scope, NULL, 0);
+        if (rc < 0 || (rc == 1 && frac <= 0.0) || (rc == 0 && bytes == 0))
+            gasneti_fatalerror("gasnet_max_segsize_str=\"%s\" (the client's default for "
+                               "GASNET_MAX_SEGSIZE) is not a fraction of memory below 1 or a "
+                               "size, optionally followed by /P or /H (e.g. 0.85/H, 4G/P)",
+                               text);
+        is_frac = rc == 1;
+        if (!scope) scope = 'P';
+    }
     if (is_frac) {
         char total[32];
         format_bytes(phys, total, sizeof(total));
@@ -209,7 +227,6 @@ static void compute_segment_limits(void)
             segment_limit_why = gasnetc_ibv_pinnable_why();
         }
     }
-    if (gasnet_max_segsize && gasnet_max_segsize < limit) limit = gasnet_max_segsize;
     limit &= ~(uint64_t)(GASNET_PAGESIZE - 1);
     if (limit > UINTPTR_MAX) limit = UINTPTR_MAX & ~(uintptr_t)(GASNET_PAGESIZE - 1);
     gasnetc_max_local_segment = (uintptr_t)limit;

@@ -10,6 +10,8 @@
  *   gasnet_getMaxLocalSegmentSize() is the expected amount rounded up to a
  *   page -- or, when /dev/shm cannot hold that much for every process, at
  *   most that amount (the line says so) -- then attaches a segment of it.
+ *   SEGSIZE_CLIENT_DEFAULT=TEXT in the environment: the program sets
+ *   gasnet_max_segsize_str to TEXT before init (the client's default).
  * usage: segsize huge
  *   gex_Segment_Attach(0xffffffffffffffff) must not succeed (it used to wrap
  *   to an empty segment): the job must end with the library's message.
@@ -25,6 +27,9 @@ static uint64_t page_up(uint64_t n)
 
 int main(int argc, char **argv)
 {
+    /* A client's own default, set before init (GASNet: the variable, when
+     * set, overrides it). */
+    if (getenv("SEGSIZE_CLIENT_DEFAULT")) gasnet_max_segsize_str = getenv("SEGSIZE_CLIENT_DEFAULT");
     test_init("segsize", &argc, &argv, 0, 0, 1);
     if (argc != 2) {
         fprintf(stderr, "usage: segsize pP:BYTES | hF:FRAC | huge\n");
