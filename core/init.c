@@ -140,7 +140,7 @@ static void format_bytes(uint64_t n, char *buf, size_t len)
     double v = (double)n;
     unsigned u = 0;
     while (v >= 1024.0 && u + 1 < sizeof(units) / sizeof(units[0])) v /= 1024.0, u++;
-    if (u == 0) snprintf(buf, len, "%llu bytes", (unsigned long long)n);
+    if (u == 0) snprintf(buf, len, "%llu byte%s", (unsigned long long)n, n == 1 ? "" : "s");
     else snprintf(buf, len, "%.1f %s", v, units[u]);
 }
 
