@@ -7,6 +7,7 @@
 #include "core/pshm/pshm.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void bad_call(const char *fn, const char *what, unsigned long long value)
@@ -36,6 +37,9 @@ void gasnetc_am_fill_hdr(gasnetc_am_hdr_t *h, unsigned category, int is_req,
                          gex_AM_Index_t handler, size_t nbytes, unsigned numargs,
                          const gex_AM_Arg_t *args)
 {
+    /* Every byte defined (padding, unused arguments): the header is copied
+     * whole into queue slots and registered buffers (valgrind-clean). */
+    memset(h, 0, sizeof(*h));
     h->category = (uint8_t)category;
     h->is_req = (uint8_t)is_req;
     h->handler = handler;
@@ -48,6 +52,26 @@ void gasnetc_am_fill_hdr(gasnetc_am_hdr_t *h, unsigned category, int is_req,
     for (unsigned i = 0; i < numargs; i++) h->args[i] = args[i];
 }
 
+/* An AM to this process runs at once, in the caller's thread, inside the
+ * call (as in GASNet: clients wait for flags that a loopback handler sets
+ * without polling in between).  A Reply from such a Request handler runs
+ * nested in it the same way; handler rules (no Request from a handler, one
+ * Reply) bound the nesting to two.  A Medium payload is handed over in a
+ * private copy, as a queue slot would be. */
+static int loopback(const gasnetc_am_hdr_t *h, const void *payload, size_t nbytes)
+{
+    unsigned char small[512];
+    void *copy = NULL;
+    if (h->category == GASNETC_AM_MEDIUM && nbytes) {
+        copy = nbytes <= sizeof(small) ? small : malloc(nbytes);
+        if (!copy) gasneti_fatalerror("out of memory for a %zu-byte loopback AM payload", nbytes);
+        memcpy(copy, payload, nbytes);
+    }
+    (void)gasnetc_am_dispatch(h, copy, NULL);
+    if (copy && copy != small) free(copy);
+    return 0;
+}
+
 /* Sends one AM to job rank dest, waiting for queue space (PSHM) or credit
  * (verbs) unless IMMEDIATE.  net: for a Reply, the verbs connection its
  * Request came on (NULL: it came through PSHM).  Long payloads: PSHM
@@ -56,6 +80,7 @@ void gasnetc_am_fill_hdr(gasnetc_am_hdr_t *h, unsigned category, int is_req,
 int gasnetc_am_send(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, const void *payload,
                     size_t nbytes, gex_Flags_t flags, const char *fn)
 {
+    if (!net && dest == gasneti_mynode) return loopback(h, payload, nbytes);
     if (net || !gasnetc_is_local(dest)) {
         if (!gasnetc_ibv_active())
             gasneti_fatalerror("%s: no network path to rank %u (it is not in this process's "
@@ -102,6 +127,10 @@ int gasnetc_am_send_long(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, const 
 {
     check_long(dest, dest_addr, nbytes, fn);
     h->dest_addr = (uint64_t)(uintptr_t)dest_addr;
+    if (!net && dest == gasneti_mynode) { /* into this process's own segment */
+        if (nbytes) memmove(dest_addr, src, nbytes);
+        return loopback(h, NULL, 0);
+    }
     if (net || !gasnetc_is_local(dest)) /* verbs: packed or RDMA, honours IMMEDIATE */
         return gasnetc_am_send(dest, net, h, src, nbytes, flags, fn);
     if (nbytes) {

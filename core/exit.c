@@ -31,7 +31,8 @@
  *   the coordination failed --, drop the PSHM mappings, close the bootstrap.
  *
  * A rank asked to exit raises SIGQUIT first when the client installed a
- * handler for it (GASNet spec); the handler may call gasnet_exit.  Fatal
+ * handler for it (GASNet spec); the handler may call gasnet_exit.  SIGINT
+ * runs that handler too (as in GASNet); without one it is fatal.  Fatal
  * signals print the signal with rank and host and abort the job with code
  * 128+signal; during an exit they just end the process with the exit code.
  * The exit messages travel as internal AMs (indices 56..60), through PSHM
@@ -156,6 +157,7 @@ static const char *signame(int sig)
     case SIGABRT: return "SIGABRT";
     case SIGSYS: return "SIGSYS";
     case SIGTRAP: return "SIGTRAP";
+    case SIGINT: return "SIGINT";
     default: return "signal";
     }
 }
@@ -257,14 +259,18 @@ static void disable_client_handlers(void)
 }
 
 /* ---- SIGQUIT: the client's chance to clean up ------------------------------------ */
-static void raise_client_sigquit(void)
+static int client_has_sigquit(void)
 {
     struct sigaction old;
+    if (sigaction(SIGQUIT, NULL, &old) != 0) return 0;
+    return (old.sa_flags & SA_SIGINFO) ? old.sa_sigaction != NULL
+                                       : (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN);
+}
+
+static void raise_client_sigquit(void)
+{
     sigset_t set;
-    if (sigaction(SIGQUIT, NULL, &old) != 0) return;
-    if ((old.sa_flags & SA_SIGINFO) ? old.sa_sigaction == NULL
-                                    : (old.sa_handler == SIG_DFL || old.sa_handler == SIG_IGN))
-        return; /* no client handler: the default action would dump core */
+    if (!client_has_sigquit()) return; /* the default action would dump core */
     ex.stage = "running the client's SIGQUIT handler";
     sigemptyset(&set);
     sigaddset(&set, SIGQUIT);
@@ -660,6 +666,20 @@ static void on_fatal_signal(int sig, siginfo_t *si, void *uc)
                        signame(sig), sig, strsignal(sig), where, 128 + sig);
 }
 
+/* SIGINT as GASNet handles it: the client's SIGQUIT handler runs when there
+ * is one (GASNet's testexit 4: it calls gasnet_exit(4), which ends the job
+ * with 4); otherwise the rank reports the signal, naming itself, and the job
+ * ends with 128+SIGINT.  During an exit it just ends the process with the
+ * exit's code (on_fatal_signal). */
+static void on_sigint(int sig, siginfo_t *si, void *uc)
+{
+    if (!LOAD(ex.claimed) && client_has_sigquit()) {
+        raise_client_sigquit();
+        return; /* the client's handler returned: it chose to carry on */
+    }
+    on_fatal_signal(sig, si, uc);
+}
+
 void gasnetc_exit_init(void)
 {
     static const gex_AM_Entry_t table[] = {
@@ -702,6 +722,14 @@ void gasnetc_exit_init(void)
     sa.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_NODEFER | onstack;
     sigemptyset(&sa.sa_mask);
     for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++) sigaction(fatal[i], &sa, NULL);
+    /* SIGINT: kept installed (a client SIGQUIT handler may return). */
+    struct sigaction old_int;
+    if (sigaction(SIGINT, NULL, &old_int) == 0 && !(old_int.sa_flags & SA_SIGINFO) &&
+        old_int.sa_handler == SIG_DFL) { /* not when ignored or the client's own */
+        sa.sa_sigaction = on_sigint;
+        sa.sa_flags = SA_SIGINFO | SA_RESTART | onstack;
+        sigaction(SIGINT, &sa, NULL);
+    }
     on_exit(at_exit, NULL);
     STORE(ex.inited, 1);
 }

@@ -12,6 +12,7 @@
 #include "core/pshm/pshm.h"
 #include "core/ibv/ibv.h"
 #include "core/ibv/fh_ibv.h"
+#include "other/param/param-parse.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,14 +129,85 @@ static uint64_t physmem_bytes(void)
 
 /* What bounds gasnetc_max_local_segment when pinning does (for messages). */
 static const char *segment_limit_why = NULL;
+/* How GASNET_MAX_SEGSIZE was read, for messages: "GASNET_MAX_SEGSIZE=0.85/H
+ * (read as 0.85 of 23.4 GiB of physical memory per host, divided among 4
+ * processes: 5.0 GiB)". */
+static char segsize_read_as[320];
+
+static void format_bytes(uint64_t n, char *buf, size_t len)
+{
+    static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+    double v = (double)n;
+    unsigned u = 0;
+    while (v >= 1024.0 && u + 1 < sizeof(units) / sizeof(units[0])) v /= 1024.0, u++;
+    if (u == 0) snprintf(buf, len, "%llu byte%s", (unsigned long long)n, n == 1 ? "" : "s");
+    else snprintf(buf, len, "%.1f %s", v, units[u]);
+}
+
+/* GASNET_MAX_SEGSIZE as GASNet reads it: a fraction (below 1) of physical
+ * memory or a size; /H divides it among the host's processes, /P (or no
+ * suffix) is per process; then rounded up to a page (at least one page). */
+static uint64_t max_segsize_param(unsigned host_procs)
+{
+    double frac = 0;
+    uint64_t bytes = 0, phys = physmem_bytes(), limit;
+    int scope = 'P';
+    const char *text = gasneti_param_str(GASNETI_PARAM_GASNET_MAX_SEGSIZE);
+    char amount[128], each[64], client_default[48];
+    int is_frac = gasneti_param_memscope(GASNETI_PARAM_GASNET_MAX_SEGSIZE, &frac, &bytes, &scope);
+    /* As in GASNet, a client may change the default (not the variable):
+     * gasnet_max_segsize_str, else gasnet_max_segsize bytes per process. */
+    if (!gasneti_param_isset(GASNETI_PARAM_GASNET_MAX_SEGSIZE) &&
+        (gasnet_max_segsize_str || gasnet_max_segsize)) {
+        if (!gasnet_max_segsize_str)
+            snprintf(client_default, sizeof(client_default), "%llu/P",
+                     (unsigned long long)gasnet_max_segsize);
+        text = gasnet_max_segsize_str ? gasnet_max_segsize_str : client_default;
+        int rc = gasneti_parse_memscope(text, &frac, &bytes, &scope, NULL, 0);
+        if (rc < 0 || (rc == 1 && frac <= 0.0) || (rc == 0 && bytes == 0))
+            gasneti_fatalerror("gasnet_max_segsize_str=\"%s\" (the client's default for "
+                               "GASNET_MAX_SEGSIZE) is not a fraction of memory below 1 or a "
+                               "size, optionally followed by /P or /H (e.g. 0.85/H, 4G/P)",
+                               text);
+        is_frac = rc == 1;
+        if (!scope) scope = 'P';
+    }
+    if (is_frac) {
+        char total[32];
+        format_bytes(phys, total, sizeof(total));
+        limit = (uint64_t)(frac * (double)phys);
+        snprintf(amount, sizeof(amount), "%g of %s of physical memory", frac, total);
+    } else {
+        limit = bytes;
+        format_bytes(bytes, amount, sizeof(amount));
+    }
+    if (scope == 'H' && host_procs > 1) limit /= host_procs;
+    /* Round up to a page without wrapping (limit < 2^63 here). */
+    limit = limit ? (limit + GASNET_PAGESIZE - 1) / GASNET_PAGESIZE * GASNET_PAGESIZE
+                  : GASNET_PAGESIZE;
+    format_bytes(limit, each, sizeof(each));
+    if (scope == 'H')
+        snprintf(segsize_read_as, sizeof(segsize_read_as),
+                 "GASNET_MAX_SEGSIZE=%s (read as %s per host, divided among %u processes: %s "
+                 "each)", text ? text : "", amount, host_procs, each);
+    else
+        snprintf(segsize_read_as, sizeof(segsize_read_as),
+                 "GASNET_MAX_SEGSIZE=%s (read as %s per process%s%s)", text ? text : "", amount,
+                 is_frac || bytes == limit ? "" : ", rounded up to a page: ",
+                 is_frac || bytes == limit ? "" : each);
+    /* GASNet takes "1" or "0x10" as byte counts: accepted, but say so. */
+    if (!is_frac && bytes < (1u << 20) && gasneti_mynode == 0)
+        gasneti_warning("%s: a plain number of at least 1 is a byte count, so no segment "
+                        "above %s can be attached; for a fraction of memory use a number "
+                        "below 1 (e.g. 0.5), for a size add a unit (e.g. 512M, 4G)",
+                        segsize_read_as, each);
+    return limit;
+}
 
 static void compute_segment_limits(void)
 {
-    double frac = 0;
-    uint64_t bytes = 0, limit;
     unsigned local = gasnetc_pshm_nbrhd_size() ? gasnetc_pshm_nbrhd_size() : 1;
-    gasneti_param_memfrac(GASNETI_PARAM_GASNET_MAX_SEGSIZE, &frac, &bytes);
-    limit = bytes ? bytes : (uint64_t)(frac * (double)physmem_bytes()) / local;
+    uint64_t limit = max_segsize_param(gasnetc_host_count ? gasnetc_host_count : 1);
     struct statvfs vfs;
     if (statvfs("/dev/shm", &vfs) == 0) {
         uint64_t shm = (uint64_t)vfs.f_bavail * vfs.f_frsize / local;
@@ -155,7 +227,6 @@ static void compute_segment_limits(void)
             segment_limit_why = gasnetc_ibv_pinnable_why();
         }
     }
-    if (gasnet_max_segsize && gasnet_max_segsize < limit) limit = gasnet_max_segsize;
     limit &= ~(uint64_t)(GASNET_PAGESIZE - 1);
     if (limit > UINTPTR_MAX) limit = UINTPTR_MAX & ~(uintptr_t)(GASNET_PAGESIZE - 1);
     gasnetc_max_local_segment = (uintptr_t)limit;
@@ -247,7 +318,10 @@ int gex_Segment_Attach(gex_Segment_t *segment_p, gex_TM_t tm, uintptr_t length)
         return GASNET_ERR_RESOURCE;
     }
     if (!segment_p || tm != &gasneti_the_tm) return GASNET_ERR_BAD_ARG;
-    uintptr_t size = (length + GASNET_PAGESIZE - 1) & ~(uintptr_t)(GASNET_PAGESIZE - 1);
+    /* Checked before rounding up, which could wrap (length near 2^64). */
+    uintptr_t size = length > gasnetc_max_local_segment
+                         ? length
+                         : (length + GASNET_PAGESIZE - 1) & ~(uintptr_t)(GASNET_PAGESIZE - 1);
     if (size > gasnetc_max_local_segment && segment_limit_why)
         gasneti_fatalerror("gex_Segment_Attach: requested %lu bytes but at most %lu can be "
                            "pinned (gasnet_getMaxLocalSegmentSize; bounded by %s): request "
@@ -257,9 +331,11 @@ int gex_Segment_Attach(gex_Segment_t *segment_p, gex_TM_t tm, uintptr_t length)
                            segment_limit_why);
     if (size > gasnetc_max_local_segment)
         gasneti_fatalerror("gex_Segment_Attach: requested %lu bytes but at most %lu can be "
-                           "provided (gasnet_getMaxLocalSegmentSize); request less, raise "
-                           "GASNET_MAX_SEGSIZE, or enlarge /dev/shm",
-                           (unsigned long)length, (unsigned long)gasnetc_max_local_segment);
+                           "provided (gasnet_getMaxLocalSegmentSize; %s%s); request less, "
+                           "raise GASNET_MAX_SEGSIZE, or enlarge /dev/shm",
+                           (unsigned long)length, (unsigned long)gasnetc_max_local_segment,
+                           segsize_read_as,
+                           segment_limit_why ? "" : ", and the free space of /dev/shm");
     void *addr = NULL;
     if (gasnetc_pshm_segment_attach(size, &addr) != 0) gasnetc_fatal_exit(1);
     /* Verbs: register it on every HCA and exchange rkeys (collective). */

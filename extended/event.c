@@ -132,6 +132,56 @@ int gasnete_event_test(gex_Event_t ev, const char *caller)
     }
 }
 
+/* ---- arrays: roots and their leaves mixed, in any order ---------------------------- */
+
+/* The spec lets a root event and its leaves share one array of the
+ * gex_Event_{Test,Wait}{Some,All} calls, in any order.  A root that
+ * completes recycles its op, leaf included, so leaves are tested first, and
+ * a root that completes takes the entries of its own leaf with it (they are
+ * complete too).  Without a leaf in the array this is one pass. */
+static int gasnete_is_leaf(gex_Event_t ev)
+{
+    return ev != GEX_EVENT_NO_OP && ev->magic == GASNETE_EV_MAGIC && ev->kind == GASNETE_EV_LC;
+}
+
+size_t gasnete_event_test_array(gex_Event_t *pevent, size_t numevents, size_t *nvalid,
+                                const char *caller)
+{
+    size_t valid = 0, done = 0, leaves_pending = 0;
+    if (GASNETE_CHECKS && numevents && !pevent)
+        gasneti_fatalerror("%s: pevent is NULL with numevents=%zu", caller, numevents);
+    for (size_t i = 0; i < numevents; i++) {
+        if (pevent[i] == GEX_EVENT_INVALID) continue;
+        valid++;
+        if (!gasnete_is_leaf(pevent[i])) continue;
+        if (gasnete_event_test(pevent[i], caller) == GASNET_OK) {
+            pevent[i] = GEX_EVENT_INVALID;
+            done++;
+        } else {
+            leaves_pending++;
+        }
+    }
+    for (size_t i = 0; i < numevents; i++) {
+        gex_Event_t ev = pevent[i];
+        if (ev == GEX_EVENT_INVALID || gasnete_is_leaf(ev)) continue;
+        gex_Event_t leaf = NULL;
+        if (leaves_pending && ev != GEX_EVENT_NO_OP && ev->magic == GASNETE_EV_MAGIC &&
+            ev->kind == GASNETE_EV_OP && gasnete_op_of_root(ev)->lc_ev.kind == GASNETE_EV_LC)
+            leaf = &gasnete_op_of_root(ev)->lc_ev;
+        if (gasnete_event_test(ev, caller) != GASNET_OK) continue;
+        pevent[i] = GEX_EVENT_INVALID;
+        done++;
+        for (size_t j = 0; leaf && leaves_pending && j < numevents; j++) {
+            if (pevent[j] != leaf) continue;
+            pevent[j] = GEX_EVENT_INVALID; /* completed with its root (a race with pass 1) */
+            done++;
+            leaves_pending--;
+        }
+    }
+    *nvalid = valid;
+    return done;
+}
+
 /* ---- leaves ------------------------------------------------------------------------ */
 
 gex_Event_t gex_Event_QueryLeaf(gex_Event_t root, gex_EC_t event_category)

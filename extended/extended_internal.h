@@ -211,6 +211,11 @@ int gasnete_iop_complete(const gasnete_iop_t *iop);
  * events) or GASNET_ERR_NOT_READY.  ev must not be GEX_EVENT_INVALID.
  * Not handler-safe (spec: no test/wait in handlers). */
 int gasnete_event_test(gex_Event_t ev, const char *caller);
+/* The array forms: tests every valid entry (root and leaf events may be
+ * mixed in any order); completed ones become GEX_EVENT_INVALID.  Sets
+ * *nvalid to the entries valid on entry; returns how many completed. */
+size_t gasnete_event_test_array(gex_Event_t *pevent, size_t numevents, size_t *nvalid,
+                                const char *caller);
 
 /* Non-polling test of the calling thread's default NBI set for the
  * categories in event_mask: GASNET_OK or GASNET_ERR_NOT_READY.  Fatal inside

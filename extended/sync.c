@@ -37,26 +37,9 @@ void gex_Event_Wait(gex_Event_t event)
     while (gasnete_event_test(event, "gex_Event_Wait") != GASNET_OK) gasnete_wait_poll();
 }
 
-/* Tests every valid entry; completed ones become GEX_EVENT_INVALID.
- * Sets *nvalid to the number of entries that were valid on entry and
- * returns how many of them completed. */
-static size_t gasnete_test_array(gex_Event_t *pevent, size_t numevents, size_t *nvalid,
-                                 const char *caller)
-{
-    size_t valid = 0, done = 0;
-    if (GASNETE_CHECKS && numevents && !pevent)
-        gasneti_fatalerror("%s: pevent is NULL with numevents=%zu", caller, numevents);
-    for (size_t i = 0; i < numevents; i++) {
-        if (pevent[i] == GEX_EVENT_INVALID) continue;
-        valid++;
-        if (gasnete_event_test(pevent[i], caller) == GASNET_OK) {
-            pevent[i] = GEX_EVENT_INVALID;
-            done++;
-        }
-    }
-    *nvalid = valid;
-    return done;
-}
+/* The array forms share gasnete_event_test_array (extended/event.c): root
+ * and leaf events may be mixed in one array, in any order. */
+#define gasnete_test_array gasnete_event_test_array
 
 int gex_Event_TestSome(gex_Event_t *pevent, size_t numevents, gex_Flags_t flags)
 {

@@ -291,10 +291,10 @@ extern int gasnet_getNodeInfo(gasnet_nodeinfo_t *nodeinfo_table, int numentries)
 /* Raw environment lookup (the job environment of this process). */
 extern char *gasnet_getenv(const char *name);
 
-/* Segment size limits a client may set before init: gasnet_max_segsize
- * (bytes, 0 = no client limit) caps the largest segment; the default
- * string gasnet_max_segsize_str is kept for source compatibility only
- * (GASNET_MAX_SEGSIZE governs). */
+/* The client's own default for GASNET_MAX_SEGSIZE, as in GASNet (define
+ * before init; the environment variable, when set, overrides it):
+ * gasnet_max_segsize_str in the variable's syntax ("4GB/P", "0.5/H"), else
+ * gasnet_max_segsize bytes per process (0 = none). */
 extern uintptr_t gasnet_max_segsize;
 extern const char *gasnet_max_segsize_str;
 /* Called by every rank with its segment (address, size) right after the

@@ -225,6 +225,37 @@ int gasneti_parse_memfrac(const char *text, double *fraction, uint64_t *bytes,
     return 0;
 }
 
+int gasneti_parse_memscope(const char *text, double *fraction, uint64_t *bytes, int *scope,
+                           char *badunit, size_t badunit_len)
+{
+    const char *b, *e;
+    char buf[128];
+    int sc = 0, rc;
+    if (!text) return GASNETI_PARSE_SYNTAX;
+    trim(text, &b, &e);
+    /* GASNet's suffix: "H" (per host) or "P" (per process), optionally after
+     * a '/', blanks allowed around both. */
+    if (e > b && strchr("hHpP", e[-1])) {
+        sc = toupper((unsigned char)e[-1]);
+        e--;
+        while (e > b && isspace((unsigned char)e[-1])) e--;
+        if (e > b && e[-1] == '/') e--;
+    }
+    if (copy_span(b, e, buf, sizeof buf)) return GASNETI_PARSE_SYNTAX;
+    /* As GASNet: any number ("3/2", "1e9") of at least 1 is a byte count. */
+    double d;
+    if (gasneti_parse_double(buf, &d) == GASNETI_PARSE_OK && d >= 1.0) {
+        if (d >= 18446744073709551616.0) return GASNETI_PARSE_RANGE;
+        *fraction = 0.0;
+        *bytes = (uint64_t)d;
+        *scope = sc;
+        return 0;
+    }
+    rc = gasneti_parse_memfrac(buf, fraction, bytes, badunit, badunit_len);
+    if (rc >= 0) *scope = sc;
+    return rc;
+}
+
 unsigned gasneti_edit_distance(const char *a, const char *b)
 {
     enum { MAXLEN = 127 };

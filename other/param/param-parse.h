@@ -46,6 +46,15 @@ int gasneti_parse_size(const char *text, uint64_t bare_unit, uint64_t *out,
 int gasneti_parse_memfrac(const char *text, double *fraction, uint64_t *bytes,
                           char *badunit, size_t badunit_len);
 
+/* Memory amount with GASNet's optional scope suffix, as GASNET_MAX_SEGSIZE
+ * takes it: "<fraction or size>[/P|/H]" ("0.85/H", "128.0MB/P", "4GB/P",
+ * "2/3/h"; the '/' may be left out: "0.85H").  The part before the suffix is
+ * read as gasneti_parse_memfrac reads it.  *scope = 'P' (per process), 'H'
+ * (per host, to be divided among the host's processes) or 0 (no suffix:
+ * per process).  Returns as gasneti_parse_memfrac. */
+int gasneti_parse_memscope(const char *text, double *fraction, uint64_t *bytes, int *scope,
+                           char *badunit, size_t badunit_len);
+
 /* Optimal-string-alignment edit distance (insertions, deletions,
  * substitutions, adjacent transpositions), case-sensitive; strings longer
  * than 127 characters are compared on their first 127. */

@@ -26,10 +26,12 @@ const char *gasneti_param_type_name(gasneti_param_type_t type)
 {
     switch (type) {
     case GASNETI_PT_INT: return "int";
+    case GASNETI_PT_SSIZE: return "size or -1";
     case GASNETI_PT_SIZE: return "size";
     case GASNETI_PT_SIZE_K: return "size (KiB)";
     case GASNETI_PT_SIZE_M: return "size (MiB)";
     case GASNETI_PT_MEMFRAC: return "fraction or size";
+    case GASNETI_PT_MEMSCOPE: return "fraction or size [/P or /H]";
     case GASNETI_PT_DOUBLE: return "number";
     case GASNETI_PT_BOOL: return "bool";
     case GASNETI_PT_STRING: return "string";

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 extern char **environ;
 
@@ -64,10 +65,11 @@ static int out_of_range(const gasneti_param_row_t *row, int64_t iv, double dv)
         uint64_t lu;
         double ld;
         if (!lim[k] || !lim[k][0]) continue;
-        if (row->type == GASNETI_PT_INT) {
+        if (row->type == GASNETI_PT_INT || row->type == GASNETI_PT_SSIZE) {
             if (gasneti_parse_int(lim[k], &li) == GASNETI_PARSE_OK && (k ? iv > li : iv < li))
                 return 1;
-        } else if (is_size_type(row->type) || row->type == GASNETI_PT_MEMFRAC) {
+        } else if (is_size_type(row->type) || row->type == GASNETI_PT_MEMFRAC ||
+                   row->type == GASNETI_PT_MEMSCOPE) {
             if (iv >= 0 &&
                 gasneti_parse_size(lim[k], bare_unit(row->type), &lu, NULL, 0) == GASNETI_PARSE_OK &&
                 (k ? (uint64_t)iv > lu : (uint64_t)iv < lu))
@@ -98,6 +100,19 @@ int gasneti_param_parse(gasneti_param_id_t id, const char *text, int64_t *out_in
         rc = gasneti_parse_int(text, &iv);
         what = "not an integer";
         break;
+    case GASNETI_PT_SSIZE: { /* GASNet reads these as memory sizes that may be -1 */
+        const char *t = text;
+        while (*t == ' ' || *t == '\t') t++;
+        if (*t == '-') {
+            rc = gasneti_parse_int(text, &iv);
+        } else {
+            rc = gasneti_parse_size(text, 1, &uv, unit, sizeof unit);
+            if (rc == GASNETI_PARSE_OK && uv > (uint64_t)INT64_MAX) rc = GASNETI_PARSE_RANGE;
+            iv = (int64_t)uv;
+        }
+        what = "not a size (a number with an optional K, M, G or T suffix) or a negative integer";
+        break;
+    }
     case GASNETI_PT_SIZE:
     case GASNETI_PT_SIZE_K:
     case GASNETI_PT_SIZE_M:
@@ -107,7 +122,23 @@ int gasneti_param_parse(gasneti_param_id_t id, const char *text, int64_t *out_in
         what = "not a size (a number with an optional K, M, G or T suffix)";
         break;
     case GASNETI_PT_MEMFRAC:
-        rc = gasneti_parse_memfrac(text, &dv, &uv, unit, sizeof unit);
+    case GASNETI_PT_MEMSCOPE:
+        if (row->type == GASNETI_PT_MEMSCOPE) {
+            int scope;
+            rc = gasneti_parse_memscope(text, &dv, &uv, &scope, unit, sizeof unit);
+            what = "not a fraction of memory below 1 or a size, optionally followed by /P "
+                   "(per process) or /H (per host) (e.g. 0.85/H, 128MB/P, 4G)";
+        } else {
+            rc = gasneti_parse_memfrac(text, &dv, &uv, unit, sizeof unit);
+            what = "not a fraction below 1 or a size (e.g. 0.5, 2/3, 512M, 4G)";
+        }
+        if (row->type == GASNETI_PT_MEMSCOPE && ((rc == 1 && dv == 0.0) || (rc == 0 && uv == 0))) {
+            if (errbuf && errlen)
+                snprintf(errbuf, errlen, "%s=%s is zero (read as %s 0); use a fraction of "
+                         "memory such as 0.5 or a size such as 512M", row->name, text,
+                         rc == 1 ? "a fraction of memory" : "a byte count");
+            return -1;
+        }
         if (rc == 1) {
             iv = -1;
             rc = GASNETI_PARSE_OK;
@@ -116,7 +147,6 @@ int gasneti_param_parse(gasneti_param_id_t id, const char *text, int64_t *out_in
             iv = (int64_t)uv;
             dv = -1.0;
         }
-        what = "not a fraction below 1 or a size (e.g. 0.5, 2/3, 512M, 4G)";
         break;
     case GASNETI_PT_DOUBLE:
         rc = gasneti_parse_double(text, &dv);
@@ -165,6 +195,30 @@ static void record_error(const char *msg)
         snprintf(gasneti_param_first_error, sizeof gasneti_param_first_error, "%s", msg);
 }
 
+/* Copies of environment values.  A copy is never freed (callers may hold
+ * gasneti_param_str() pointers across a reload), so every copy stays on
+ * this list: reachable to the end, not a leak, and a reload that finds the
+ * same text reuses its copy instead of adding one. */
+typedef struct gasneti_param_copy_s {
+    struct gasneti_param_copy_s *next;
+    char text[];
+} gasneti_param_copy_t;
+static gasneti_param_copy_t *gasneti_param_copies;
+
+static const char *keep_copy(const char *env)
+{
+    gasneti_param_copy_t *c;
+    size_t n = strlen(env);
+    for (c = gasneti_param_copies; c; c = c->next)
+        if (!strcmp(c->text, env)) return c->text;
+    c = malloc(sizeof(*c) + n + 1);
+    if (!c) return env;
+    memcpy(c->text, env, n + 1);
+    c->next = gasneti_param_copies;
+    gasneti_param_copies = c;
+    return c->text;
+}
+
 static void load_row(gasneti_param_id_t id)
 {
     const gasneti_param_row_t *row = gasneti_param_row(id);
@@ -174,10 +228,8 @@ static void load_row(gasneti_param_id_t id)
 
     memset(v, 0, sizeof *v);
     if (!is_blank(env)) {
-        /* Keep a copy: the environment may change later (setenv).  It is never
-         * freed, since callers may hold gasneti_param_str() pointers. */
-        v->text = strdup(env);
-        if (!v->text) v->text = env;
+        /* Keep a copy: the environment may change later (setenv). */
+        v->text = keep_copy(env);
         v->set = 1;
         if (gasneti_param_parse(id, v->text, &v->ival, &v->dval, err, sizeof err) == 0) return;
         record_error(err);
@@ -240,7 +292,8 @@ static const gasneti_param_val_t *value_of(gasneti_param_id_t id, int ok, const 
 
 int64_t gasneti_param_int(gasneti_param_id_t id)
 {
-    return value_of(id, ROWTYPE(id) == GASNETI_PT_INT, "gasneti_param_int")->ival;
+    return value_of(id, ROWTYPE(id) == GASNETI_PT_INT || ROWTYPE(id) == GASNETI_PT_SSIZE,
+                    "gasneti_param_int")->ival;
 }
 
 uint64_t gasneti_param_size(gasneti_param_id_t id)
@@ -271,6 +324,22 @@ int gasneti_param_memfrac(gasneti_param_id_t id, double *fraction, uint64_t *byt
     if (fraction) *fraction = is_fraction ? v->dval : 0.0;
     if (bytes) *bytes = is_fraction ? 0 : (uint64_t)(v->text ? v->ival : 0);
     return is_fraction;
+}
+
+int gasneti_param_memscope(gasneti_param_id_t id, double *fraction, uint64_t *bytes, int *scope)
+{
+    const gasneti_param_val_t *v =
+        value_of(id, ROWTYPE(id) == GASNETI_PT_MEMSCOPE, "gasneti_param_memscope");
+    double f = 0.0;
+    uint64_t n = 0;
+    int sc = 0;
+    /* The text was parsed at load; parse again for the scope. */
+    int rc = v->text ? gasneti_parse_memscope(v->text, &f, &n, &sc, NULL, 0) : 0;
+    if (rc < 0) rc = 0, n = 0, sc = 0;
+    if (fraction) *fraction = rc == 1 ? f : 0.0;
+    if (bytes) *bytes = rc == 1 ? 0 : n;
+    if (scope) *scope = sc ? sc : 'P';
+    return rc == 1;
 }
 
 int gasneti_param_isset(gasneti_param_id_t id)
@@ -342,14 +411,14 @@ static void warn_unknown(const char *entry)
             best_name = row->name;
         }
     }
-    /* Suggest only plausible typos: a few edits, relative to the length. */
-    limit = (unsigned)(len - 7) / 3;
+    /* Only plausible typos of our names: a few edits, relative to the
+     * length.  Other GASNET_* names are left alone: clients define their
+     * own (GASNet's tests read GASNET_DUMMY, GASNET_TEST_POLITE_SYNC with
+     * gasnet_getenv), and GASNet's other conduits have theirs. */
+    limit = len > 7 ? (unsigned)(len - 7) / 3 : 0;
     if (limit < 2) limit = 2;
-    if (best_name && best <= limit)
+    if (best_name && best > 0 && best <= limit)
         gasneti_warning("%s is not a known variable (did you mean %s?)", name, best_name);
-    else
-        gasneti_warning("%s is not a known variable (see the variable reference in README.md)",
-                        name);
 }
 
 static void print_row(gasneti_param_id_t id)
@@ -371,6 +440,20 @@ static void print_row(gasneti_param_id_t id)
     }
 }
 
+/* Whether a set value means the row's default (NOEFFECT rows: "0" for a
+ * default of "no", any case of a string default). */
+static int same_as_default(gasneti_param_id_t id)
+{
+    const gasneti_param_row_t *row = gasneti_param_row(id);
+    const gasneti_param_val_t *v = &gasneti_param_vals[id];
+    int64_t iv = 0;
+    double dv = 0.0;
+    if (!row->def[0]) return 0;
+    if (row->type == GASNETI_PT_STRING) return !strcasecmp(v->text, row->def);
+    if (gasneti_param_parse(id, row->def, &iv, &dv, NULL, 0)) return 0;
+    return iv == v->ival && dv == v->dval;
+}
+
 void gasneti_params_report(void)
 {
     int i;
@@ -386,6 +469,10 @@ void gasneti_params_report(void)
         if ((row->flags & GASNETI_PF_DEPRECATED) && gasneti_param_vals[i].set)
             gasneti_warning("%s=%s: %s", row->name, gasneti_param_vals[i].text,
                             row->doc);
+        if ((row->flags & GASNETI_PF_NOEFFECT) && gasneti_param_vals[i].set &&
+            !same_as_default((gasneti_param_id_t)i))
+            gasneti_warning("%s=%s has no effect in this library (%s)", row->name,
+                            gasneti_param_vals[i].text, row->doc);
     }
     for (e = environ; e && *e; e++)
         if (!strncmp(*e, "GASNET_", 7)) warn_unknown(*e);

@@ -25,10 +25,12 @@ typedef enum {
 /* Value types (the TYPE column of params.def). */
 typedef enum {
     GASNETI_PT_INT,     /* signed integer; decimal or 0x hex */
+    GASNETI_PT_SSIZE,   /* a SIZE, or a negative integer (-1 = special); read with _INT */
     GASNETI_PT_SIZE,    /* byte count; optional K/M/G/T suffix (powers of 1024) */
     GASNETI_PT_SIZE_K,  /* like SIZE, but a bare number means KiB */
     GASNETI_PT_SIZE_M,  /* like SIZE, but a bare number means MiB */
     GASNETI_PT_MEMFRAC, /* a fraction of memory ("0.5", "2/3") or a SIZE */
+    GASNETI_PT_MEMSCOPE, /* a MEMFRAC, then /P (per process) or /H (per host) */
     GASNETI_PT_DOUBLE,  /* floating point */
     GASNETI_PT_BOOL,    /* 1/0, yes/no, y/n, true/false, on/off (any case) */
     GASNETI_PT_STRING   /* free text; MIN/MAX unused */
@@ -39,6 +41,7 @@ typedef enum {
 #define GASNETI_PF_FAMILY 1     /* NAME_<n> per-process variants exist (see _family) */
 #define GASNETI_PF_INTERNAL 2   /* set by gasnetrun_ibv for its children; not for users */
 #define GASNETI_PF_DEPRECATED 4 /* warn when set non-empty */
+#define GASNETI_PF_NOEFFECT 8   /* GASNet's, read for compatibility: warn when not the default */
 
 /* Parses every row from the environment.  Errors are recorded, not printed,
  * so that the caller can report them once for the whole job; an invalid row
@@ -51,8 +54,9 @@ int gasneti_params_load(void);
 const char *gasneti_params_error(void);
 
 /* GASNET_VERBOSEENV output (each parameter, value, "(default)" or "(set)")
- * and warnings for GASNET_* variables no row declares, with the closest known
- * name.  Call once, on one rank, after load. */
+ * and a "did you mean" warning for each GASNET_* variable that no row
+ * declares but is a near-miss of a row's name (other unknown names are the
+ * client's own: no warning).  Call once, on one rank, after load. */
 void gasneti_params_report(void);
 
 /* Typed accessors.  Calling the wrong accessor for a row's type is a bug and
@@ -68,6 +72,10 @@ const char *gasneti_param_str(gasneti_param_id_t id);
  * Returns 1 for a fraction (*fraction set, *bytes = 0), 0 for a size
  * (*bytes set, *fraction = 0).  Either pointer may be NULL. */
 int gasneti_param_memfrac(gasneti_param_id_t id, double *fraction, uint64_t *bytes);
+/* MEMSCOPE rows: as gasneti_param_memfrac, and *scope = 'P' (per process;
+ * also when no suffix was given) or 'H' (per host: the caller divides it
+ * among the processes of the host).  Any pointer may be NULL. */
+int gasneti_param_memscope(gasneti_param_id_t id, double *fraction, uint64_t *bytes, int *scope);
 /* Whether the variable was set in the environment (non-empty). */
 int gasneti_param_isset(gasneti_param_id_t id);
 /* The variable's name, e.g. "GASNET_AM_CREDITS_PP". */
