@@ -37,14 +37,6 @@ static double timeout_s = 120;
 static gex_AM_Entry_t htab[NH];
 #define HIDX(h) (htab[h].gex_index)
 
-static gex_Rank_t token_src(gex_Token_t t)
-{
-    gex_Token_Info_t info;
-    if (!(gex_Token_Info(t, &info, GEX_TI_SRCRANK) & GEX_TI_SRCRANK))
-        bg_die("gex_Token_Info gave no GEX_TI_SRCRANK");
-    return info.gex_srcrank;
-}
-
 static void req_s(gex_Token_t t) { BG_OK(gex_AM_ReplyShort0(t, HIDX(H_REP_S), 0)); }
 static void req_m(gex_Token_t t, void *buf, size_t nbytes)
 {
@@ -53,7 +45,7 @@ static void req_m(gex_Token_t t, void *buf, size_t nbytes)
 static void req_l(gex_Token_t t, void *buf, size_t nbytes)
 {
     /* Echo into the sender's second region (its first is the source). */
-    void *dest = bg_seg_at(token_src(t), region);
+    void *dest = bg_seg_at(bg_token_src(t), region);
     BG_OK(gex_AM_ReplyLong0(t, HIDX(H_REP_L), buf, nbytes, dest, GEX_EVENT_NOW, 0));
 }
 static void rep_s(gex_Token_t t) { (void)t; replies++; }
