@@ -42,6 +42,11 @@ void gasnetc_poll_policy_init(unsigned local_procs)
     else gasnetc_poll_yield = GASNETC_POLL_YIELD_IDLE;
 }
 
+void gasnetc_poll_wait_begin(void)
+{
+    idle_polls = 0;
+}
+
 /* After a poll that delivered n messages: yield if the policy says so. */
 static inline void idle_step(int n)
 {
