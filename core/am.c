@@ -89,8 +89,9 @@ int gasnetc_am_send(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, const void 
         return gasnetc_ibv_am_send(dest, net, h, payload, nbytes,
                                    (flags & GEX_FLAG_IMMEDIATE) != 0);
     }
-    while (gasnetc_pshm_try_send(dest, h, payload, nbytes)) {
+    for (int waited = 0; gasnetc_pshm_try_send(dest, h, payload, nbytes); waited = 1) {
         if (flags & GEX_FLAG_IMMEDIATE) return 1;
+        if (!waited) gasnetc_poll_wait_begin();
         if (h->is_req) gasnetc_poll();
         else gasnetc_poll_replies();
     }

@@ -6,6 +6,9 @@
 #ifndef GASNETC_CORE_INTERNAL_H
 #define GASNETC_CORE_INTERNAL_H
 
+/* The library calls its own gex_RMA_* functions, never the client's inline
+ * neighbour path (include/gasnet_pshm_inline.h). */
+#define GASNETI_PSHM_NO_INLINE 1
 #include <gasnetex.h>
 #include "other/param/param.h"
 #include "other/log/log.h"

@@ -69,8 +69,12 @@ void gasnetc_am_set_lc_done(gex_Event_t *lc_opt);
 /* Largest Medium payload (bytes). */
 #define GASNETC_MAX_MEDIUM ((size_t)GASNETC_MAX_MEDIUM_LUB)
 
-/* Polling policy: 1 when idle polls should yield the CPU. */
+/* Polling policy (core/poll.c): when idle polls yield the CPU. */
+enum { GASNETC_POLL_YIELD_NEVER, GASNETC_POLL_YIELD_ALWAYS, GASNETC_POLL_YIELD_IDLE };
 extern int gasnetc_poll_yield;
+/* A new wait starts (e.g. for queue space after a send went through): the
+ * idle polls of earlier waits do not count towards the yield. */
+void gasnetc_poll_wait_begin(void);
 void gasnetc_poll_policy_init(unsigned local_procs);
 
 /* Exit machinery (core/exit.c). */

@@ -1,9 +1,17 @@
 /* core/poll.c: progress.  One poll drains the PSHM queues, polls the verbs
  * completion queues (send completions, arrived AMs, Requests waiting for
  * credit), runs the extended layer's progress and checks for a job-wide
- * exit request.  When processes on this host outnumber its cores, idle
- * polls yield the CPU so that the peer we wait for can run
- * (GASNET_POLL_YIELD). */
+ * exit request.
+ *
+ * Idle polls yield the CPU (GASNET_POLL_YIELD): at once when this host's
+ * processes outnumber its cores, otherwise after GASNETC_POLL_SPIN idle
+ * polls in a row.  The second case is the one a count of processes cannot
+ * see: two processes on two cores that share them with other jobs.  A
+ * process that waits for a descheduled peer (its reply, or room in its full
+ * queue) would otherwise spin through its whole time slice, and a two-way
+ * flood then advances by one queue depth per slice (hundreds of us per
+ * message, core/README "Progress under contention").  Any delivered message
+ * ends the idle run, so latency-bound loops never reach the yield. */
 #include "core/gasnet_core_private.h"
 #include "core/ibv/ibv.h"
 #include "core/pshm/pshm.h"
@@ -11,7 +19,13 @@
 #include <sched.h>
 #include <unistd.h>
 
-int gasnetc_poll_yield = 0;
+/* Idle polls in a row before yielding (auto mode): far above the polls of
+ * a round trip to a running peer (tens), far below a time slice. */
+#define GASNETC_POLL_SPIN 256
+
+/* GASNETC_POLL_YIELD_*: gasnetc_poll_policy_init maps GASNET_POLL_YIELD. */
+int gasnetc_poll_yield = GASNETC_POLL_YIELD_IDLE;
+static __thread unsigned idle_polls; /* this thread's idle polls in a row */
 
 void gasnetc_poll_policy_init(unsigned local_procs)
 {
@@ -22,8 +36,27 @@ void gasnetc_poll_policy_init(unsigned local_procs)
      * containers and under taskset. */
     if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
         cores = CPU_COUNT(&set);
-    if (mode < 0) gasnetc_poll_yield = cores > 0 && (long)local_procs > cores;
-    else gasnetc_poll_yield = (int)mode;
+    if (mode == 0) gasnetc_poll_yield = GASNETC_POLL_YIELD_NEVER;
+    else if (mode > 0 || (cores > 0 && (long)local_procs > cores))
+        gasnetc_poll_yield = GASNETC_POLL_YIELD_ALWAYS;
+    else gasnetc_poll_yield = GASNETC_POLL_YIELD_IDLE;
+}
+
+void gasnetc_poll_wait_begin(void)
+{
+    idle_polls = 0;
+}
+
+/* After a poll that delivered n messages: yield if the policy says so. */
+static inline void idle_step(int n)
+{
+    if (n) {
+        idle_polls = 0;
+        return;
+    }
+    if (gasnetc_poll_yield == GASNETC_POLL_YIELD_ALWAYS ||
+        (gasnetc_poll_yield == GASNETC_POLL_YIELD_IDLE && ++idle_polls > GASNETC_POLL_SPIN))
+        sched_yield();
 }
 
 void gasnetc_poll(void)
@@ -32,15 +65,14 @@ void gasnetc_poll(void)
     int n = gasnetc_pshm_poll(0);
     n += gasnetc_ibv_poll(0);
     gasnete_progress();
-    if (n == 0 && gasnetc_poll_yield) sched_yield();
+    idle_step(n);
 }
 
 void gasnetc_poll_replies(void)
 {
     gasnetc_exit_check();
     /* Verbs Replies wait only for send completions (no handler runs). */
-    int n = gasnetc_pshm_poll(1) + gasnetc_ibv_poll(1);
-    if (n == 0 && gasnetc_poll_yield) sched_yield();
+    idle_step(gasnetc_pshm_poll(1) + gasnetc_ibv_poll(1));
 }
 
 int gasnet_AMPoll(void)

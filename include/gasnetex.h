@@ -328,5 +328,7 @@ GASNETI_END_EXTERNC
 #include <gasnet_ex_tm.h>
 #include <gasnet_am_macros.h>
 #include <gasnet_coll.h>
+/* Neighbour RMA inlined (release builds; after every declaration above). */
+#include <gasnet_pshm_inline.h>
 
 #endif /* GASNETEX_H */

@@ -9,6 +9,8 @@ libgasnet_sources += \
 
 noinst_HEADERS += core/pshm/pshm.h core/pshm/pshm_internal.h core/pshm/queue.h
 EXTRA_DIST += core/pshm/README
+# Neighbour RMA inlined into clients (gasnetex.h includes it).
+include_HEADERS += include/gasnet_pshm_inline.h
 
 # The queue and the neighbourhood rule are pure code: this test builds them
 # directly, so it does not need the rest of the library.

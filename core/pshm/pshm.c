@@ -235,6 +235,29 @@ int gasnetc_pshm_poll(int replies_only)
     return n;
 }
 
+/* ---- inline RMA table --------------------------------------------------------- */
+gasneti_pshm_rmatab_t gasneti_pshm_rmatab;
+
+void gasnetc_pshm_rma_publish(void)
+{
+    const gasnetc_pshm_state_t *st = &gasnetc_pshm_state;
+    gasneti_pshm_rmaseg_t *seg;
+
+    for (uint32_t i = 0; i < st->n; i++)
+        if (st->ranks[i] != st->ranks[0] + i) return; /* not a run: no inline path */
+    seg = calloc(st->n, sizeof(*seg));
+    if (!seg) return; /* the library's functions still work */
+    for (uint32_t i = 0; i < st->n; i++) {
+        const gasnetc_pshm_seg_t *s = &st->segs[i];
+        seg[i].owner = s->owner;
+        seg[i].size = s->local ? s->size : 0;
+        seg[i].local = s->local;
+    }
+    gasneti_pshm_rmatab.seg = seg;
+    gasneti_pshm_rmatab.first = st->ranks[0];
+    __atomic_store_n(&gasneti_pshm_rmatab.n, st->n, __ATOMIC_RELEASE);
+}
+
 /* ---- exit word -------------------------------------------------------------------- */
 void gasnetc_pshm_set_exit(int code)
 {

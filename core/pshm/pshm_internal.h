@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include "core/pshm/pshm.h"
 #include "core/pshm/queue.h"
+#include <gasnet_pshm_inline.h>
 
 /* Longest job id accepted in object names (GASNETRUN_JOBID or generated). */
 #define GASNETC_PSHM_JOBID_MAX 64
@@ -78,6 +79,12 @@ static inline int gasnetc_pshm_index_of(uint32_t rank)
     }
     return -1;
 }
+
+/* Publishes the attached segments in gasneti_pshm_rmatab (the client's
+ * inline RMA path, include/gasnet_pshm_inline.h) when the neighbourhood is
+ * a run of consecutive ranks; otherwise the table stays empty and every
+ * call goes through the library.  Called once by segment attach. */
+void gasnetc_pshm_rma_publish(void);
 
 /* Unmaps every neighbour's segment (segment.c); called by gasnetc_pshm_fini
  * after it has claimed the teardown.  Async-signal-safe (munmap only). */

@@ -108,6 +108,7 @@ int gasnetc_pshm_segment_attach(uintptr_t size, void **addr)
     free(all);
     st->segs = segs;
     __atomic_store_n(&st->seg_attached, 1, __ATOMIC_RELEASE);
+    gasnetc_pshm_rma_publish();
     *addr = segs[st->my_index].local;
     return 0;
 

@@ -61,6 +61,15 @@ static BG_UNUSED void *bg_seg_at(gex_Rank_t r, uintptr_t off)
     return (char *)bg_seg[r] + off;
 }
 
+/* The rank that sent the AM of token t. */
+static BG_UNUSED gex_Rank_t bg_token_src(gex_Token_t t)
+{
+    gex_Token_Info_t info;
+    if (!(gex_Token_Info(t, &info, GEX_TI_SRCRANK) & GEX_TI_SRCRANK))
+        bg_die("gex_Token_Info gave no GEX_TI_SRCRANK");
+    return info.gex_srcrank;
+}
+
 /* Joins the job, registers handlers (may be NULL/0), attaches a segment of
  * at least segsize bytes and learns every rank's segment. */
 static BG_UNUSED void bg_init(const char *name, int *argc, char ***argv, uintptr_t segsize,

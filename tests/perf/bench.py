@@ -8,8 +8,9 @@ it is judged against, in the same run, and prints one table of ratios.
 Phases (tests/perf/README explains how to read the result):
   host     over PSHM, --host-ranks processes (default 2): perf-rma beside
            ref-memcpy, perf-am beside ref-shm (ping-pong, flood), perf-barrier
-           beside ref-shm's barrier; --rounds times, alternating ours and
-           reference, each row's value is the median over rounds
+           beside ref-shm's barrier, perf-twoway with 4 processes beside
+           itself with 2 (the oversubscribed two-way floods); --rounds
+           times, alternating ours and reference
   icount   tests/perf/icount.sh: instructions per injection (callgrind)
   guest    one Soft-RoCE guest boot (tests/softroce/softroce-run) running
            bench_verbs.py: ours with GASNET_SUPERNODE_MAXSIZE=1, then the
@@ -155,6 +156,9 @@ def host_phase(args, profile, logf):
          + profile["perf-barrier"]),
         ("perf-barrier", [launcher, "-n", n, perf("perf-barrier")] + profile["perf-barrier"]),
     ]
+    tw = [perf("perf-twoway"), "--sizes", cfg.size_list(profile["tw_sizes"])] + profile["perf-twoway"]
+    steps += [("perf-twoway-2", [launcher, "-n", "2"] + tw),
+              ("perf-twoway", [launcher, "-n", str(cfg.TWOWAY_RANKS)] + tw)]
     deadline = time.time() + HOST_BUDGET_S
     timed_out = set()
     for rnd in range(args.rounds):
@@ -181,6 +185,9 @@ def host_phase(args, profile, logf):
 
 def host_reference(data, test, size):
     """(name, rounds, reason, derivation) of the host reference for a row."""
+    if test.startswith("tw_"):
+        vals, why = data.get("perf-twoway-2", test, size)
+        return "same, 2 processes", vals, why, "perf-twoway with 2 processes, same round"
     if test.endswith("_rtt"):
         name = "cache-line ping-pong" if size == 0 else "shm ping-pong"
         vals, why = data.get("ref-shm", "shm_pingpong_rtt", size)
@@ -346,7 +353,7 @@ def make_row(env, prog, test, size, ranks, ours_vals, ours_why, extra, ref, stat
     ratio = ov / rv if (ov is not None and rv) else None
     row = {"env": env, "test": test, "size": size, "unit": unit, "better": cfg.better_of(unit),
            "ours": ours, "reference": refd, "ratio": ratio}
-    if test.startswith("barrier"):
+    if test.startswith("barrier") or test.startswith("tw_"):
         row["ranks"] = ranks
     return row
 
@@ -359,6 +366,12 @@ def host_rows(args, profile, data):
         extra = data.extra.get((prog, test, size))
         rows.append(make_row(HOST_ENV, prog, test, size, args.host_ranks, vals, why, extra,
                              host_reference(data, test, size), args.statistic))
+    for test, sizes in cfg.TWOWAY_TESTS:
+        for size in cfg.sizes_of(profile, sizes):
+            vals, why = data.get("perf-twoway", test, size)
+            extra = data.extra.get(("perf-twoway", test, size))
+            rows.append(make_row(HOST_ENV, "perf-twoway", test, size, cfg.TWOWAY_RANKS, vals,
+                                 why, extra, host_reference(data, test, size), args.statistic))
     return rows
 
 

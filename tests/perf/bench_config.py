@@ -28,6 +28,13 @@ PROGRAM_TESTS = {
 }
 OUR_PROGRAMS = tuple(PROGRAM_TESTS)
 
+# Host only: the two-way floods oversubscribed (TWOWAY_RANKS processes on
+# the host, more than its 2 cores here) against the same program with 2
+# processes in the same round (issue 17: at most 10x).
+TWOWAY_TESTS = [("tw_short_flood", [0]), ("tw_medium_flood", "tw_sizes"),
+                ("tw_long_flood", "tw_sizes"), ("tw_long_reqreq", "tw_sizes")]
+TWOWAY_RANKS = 4
+
 PROFILES = {
     # On the host over PSHM: everything is fast; values are medians of
     # --reps repetitions, then medians over bench.py --rounds rounds.
@@ -37,6 +44,8 @@ PROFILES = {
         "perf-am": ["--iters", "5000", "--max-bytes", "64M", "--reps", "9"],
         "perf-rma": ["--iters", "50000", "--max-bytes", "256M", "--reps", "9"],
         "perf-barrier": ["--iters", "5000", "--reps", "9"],
+        "tw_sizes": [4096],
+        "perf-twoway": ["--iters", "20000", "--reps", "1", "--timeout", "100"],
         "probe_timeout": 60, "timeout": 300,
     },
     "host-quick": {
@@ -45,6 +54,8 @@ PROFILES = {
         "perf-am": ["--iters", "500", "--max-bytes", "8M", "--reps", "3"],
         "perf-rma": ["--iters", "1000", "--max-bytes", "16M", "--reps", "3"],
         "perf-barrier": ["--iters", "500", "--reps", "3"],
+        "tw_sizes": [4096],
+        "perf-twoway": ["--iters", "2000", "--reps", "1", "--timeout", "50"],
         "probe_timeout": 30, "timeout": 60,
     },
     # Soft-RoCE under TCG is ~1000x slower than the host: few iterations,
@@ -101,7 +112,7 @@ def expected_rows(profile):
 
 def unit_of(test, size):
     """The unit a test reports in."""
-    if test.endswith("_rtt") or test.endswith("_lat"):
+    if test.endswith("_rtt") or test.endswith("_lat") or test.startswith("tw_"):
         return "us"
     if test.endswith("_rate") or (test.endswith("_flood") and size == 0):
         return "Mmsg/s"

@@ -14,7 +14,8 @@ PERF_GEX_PROGS = \
 	tests/perf/perf-am \
 	tests/perf/perf-rma \
 	tests/perf/perf-barrier \
-	tests/perf/perf-inject
+	tests/perf/perf-inject \
+	tests/perf/perf-twoway
 PERF_REF_PROGS = \
 	tests/perf/ref-memcpy \
 	tests/perf/ref-shm
@@ -52,6 +53,11 @@ tests_perf_perf_inject_SOURCES = tests/perf/perf-inject.c tests/perf/bench-commo
 tests_perf_perf_inject_CPPFLAGS = $(PERF_CPPFLAGS)
 tests_perf_perf_inject_CFLAGS = $(PERF_CFLAGS)
 tests_perf_perf_inject_LDADD = $(TEST_SEQ_LIBS)
+
+tests_perf_perf_twoway_SOURCES = tests/perf/perf-twoway.c tests/perf/bench-common.c
+tests_perf_perf_twoway_CPPFLAGS = $(PERF_CPPFLAGS)
+tests_perf_perf_twoway_CFLAGS = $(PERF_CFLAGS)
+tests_perf_perf_twoway_LDADD = $(TEST_SEQ_LIBS)
 
 # The references: plain C, no GASNet.
 tests_perf_ref_memcpy_SOURCES = tests/perf/ref-memcpy.c tests/perf/bench-common.c

@@ -33,14 +33,6 @@ static size_t region;                     /* bytes per segment region */
 static gex_AM_Entry_t htab[NH];
 #define HIDX(h) (htab[h].gex_index)
 
-static gex_Rank_t token_src(gex_Token_t t)
-{
-    gex_Token_Info_t info;
-    if (!(gex_Token_Info(t, &info, GEX_TI_SRCRANK) & GEX_TI_SRCRANK))
-        bg_die("gex_Token_Info gave no GEX_TI_SRCRANK");
-    return info.gex_srcrank;
-}
-
 /* ---- handlers ---------------------------------------------------------------- */
 
 static void ping_s(gex_Token_t t) { BG_OK(gex_AM_ReplyShort0(t, HIDX(H_PONG_S), 0)); }
@@ -52,7 +44,7 @@ static void ping_m(gex_Token_t t, void *buf, size_t nbytes)
 
 static void ping_l(gex_Token_t t, void *buf, size_t nbytes)
 {
-    void *dest = bg_seg_at(token_src(t), 0);
+    void *dest = bg_seg_at(bg_token_src(t), 0);
     BG_OK(gex_AM_ReplyLong0(t, HIDX(H_PONG_L), buf, nbytes, dest, GEX_EVENT_NOW, 0));
 }
 
