@@ -359,6 +359,10 @@ static int local_main(gasnetrun_opts_t *opts)
     int code = gasnetrun_local_spawn(&job);
     if (code == 0) code = gasnetrun_hub_run(&job);
     gasnetrun_job_free(&job);
+    /* Every rank has been reaped (hub_run ends when the last one is, or 10 s
+     * after a SIGKILL it did not survive in user space), and ranks fork no
+     * helpers: no process of the job is left that could create an object
+     * after this sweep.  tests/exit/run-case.sh checks it per job. */
     gasnetrun_sweep_shm(job.jobid, opts->keep, opts->verbose);
     gasnetrun_verbose(opts, "job %s exit code %d", job.jobid, code);
     return code;

@@ -17,6 +17,10 @@
 #     which a loaded machine can stretch;
 #   - no process of the job is left once gasnetrun_ibv has returned (0.5 s
 #     grace; processes are found by the harness's IBVTEST_TAG);
+#   - no /dev/shm object of the job (gasnet-ibv-<launcher pid>-...) exists
+#     when gasnetrun_ibv returns, and none appears within 0.5 s more.  The
+#     harness's own /dev/shm check cannot tell whose an entry is when other
+#     jobs run at the same time; this one goes by the job's name;
 #   - the job's exit code is CODE (checked here, not by the harness: the
 #     harness reads 137, a rank killed by SIGKILL, as its own timeout);
 #   - every -o REGEX (grep -E) occurs in the output, no -x REGEX does.
@@ -57,11 +61,25 @@ else
 fi
 
 log=$(mktemp "${TMPDIR:-/tmp}/exit-case.XXXXXX")
-trap 'rm -f "$log"' EXIT
+pidf=$(mktemp "${TMPDIR:-/tmp}/exit-case-pid.XXXXXX")
+trap 'rm -f "$log" "$pidf"' EXIT
 t0=$EPOCHREALTIME
-"$launcher" -n "$np" "$prog" "$mode" >"$log" 2>&1 </dev/null
+# In the foreground (a background job would start with SIGQUIT ignored),
+# through an exec that records the launcher's pid: its job's /dev/shm
+# objects are named gasnet-ibv-<that pid>-... (bootstrap/bootstrap.c).
+"${BASH:-bash}" -c 'echo $$ >"$0" && exec "$@"' "$pidf" "$launcher" -n "$np" "$prog" "$mode" >"$log" 2>&1 </dev/null
 rc=$?
 t1=$EPOCHREALTIME
+lpid=$(cat "$pidf")
+# This job's shared-memory objects, by name (other jobs' do not count).
+job_shm() {
+    local f out=
+    for f in /dev/shm/gasnet-ibv-"$lpid"-*; do
+        [ -e "$f" ] && out="$out ${f#/dev/shm/}"
+    done
+    echo "${out# }"
+}
+shm_at_return=$(job_shm)
 cat "$log"
 wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
 start=$(sed -n 's/.*exit-start \([0-9][0-9]*\.[0-9]*\).*/\1/p' "$log" | sort -n | head -n 1)
@@ -109,6 +127,15 @@ if [ -n "${IBVTEST_TAG:-}" ]; then
     done
     [ -z "$left" ] || fail "processes still running after gasnetrun_ibv returned: $left"
 fi
+
+# No object of the job exists when gasnetrun_ibv returns, nor appears later
+# (a process of the job that outlived the sweep); checked after the wait
+# above (at least 0.5 s in all).
+sleep 0.5
+shm_later=$(job_shm)
+[ -z "$shm_at_return" ] || fail "/dev/shm objects of the job left when gasnetrun_ibv returned: $shm_at_return"
+[ -z "$shm_later" ] || [ "$shm_later" = "$shm_at_return" ] ||
+    fail "/dev/shm objects of the job appeared after gasnetrun_ibv returned: $shm_later"
 
 for re in ${must[@]+"${must[@]}"}; do
     grep -Eq -- "$re" "$log" || fail "output lacks /$re/"
