@@ -11,6 +11,7 @@ EXTRA_DIST += \
 	tests/fuzz/fuzz-am-wire.c \
 	tests/fuzz/fuzz-bsp-proto.c \
 	tests/fuzz/fuzz-param-parse.c \
+	tests/fuzz/regress \
 	tests/integration/manifest.d/fuzz.manifest
 
 FUZZ_SECONDS = 20
