@@ -12,8 +12,8 @@
 #    (tests/integration/manifest without the install check) through
 #    tests/harness/run-tests with leak detection on.  Every report goes to a
 #    file (log_path), so a report counts even when a process's exit status
-#    does not reach the job's.  Known leaks whose fix is pending elsewhere are
-#    listed, each with its owner, in tests/sanitize/lsan.supp.
+#    does not reach the job's.  Known reports whose fix is pending elsewhere
+#    are listed, each with its owner, in tests/sanitize/{lsan,ubsan}.supp.
 # 2. valgrind (memcheck): one AM test and one RMA test, 2 processes each,
 #    on the ordinary build (BUILDDIR), every rank under valgrind; the run is
 #    clean when each rank's "ERROR SUMMARY" says 0 errors and no leak is
@@ -51,7 +51,10 @@ builddir=$(cd "$builddir" && pwd) || exit 2
 make=${MAKE:-make}
 jobs=${SANITIZE_JOBS:-2}
 cc=${CC:-cc}
-san_flags="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
+# Every UBSan check stops the process, except nonnull-attribute, which
+# ubsan.supp may need to silence (a suppression needs a recoverable check).
+san_flags="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
+-fsanitize-recover=nonnull-attribute"
 failed=0
 
 skip() {
@@ -86,7 +89,9 @@ run_asan() {
         skip "sanitize: $cc cannot build with $san_flags"
     fi
     mkdir -p "$asandir" || return 1
-    if [ ! -f "$asandir/Makefile" ]; then
+    # (Re)configure when the tree is new or was configured differently.
+    local stamp="$cc $san_flags $srcdir"
+    if [ ! -f "$asandir/Makefile" ] || [ "$(cat "$asandir/sanitize.stamp" 2>/dev/null)" != "$stamp" ]; then
         echo "sanitize: configuring $asandir"
         (cd "$asandir" && "$srcdir/configure" --enable-werror CC="$cc" \
             CFLAGS="-O1 -g $san_flags" LDFLAGS="$san_flags" >configure.log 2>&1) || {
@@ -94,6 +99,7 @@ run_asan() {
             echo "FAIL: sanitize: configure failed (log: $asandir/configure.log)"
             return 1
         }
+        echo "$stamp" >"$asandir/sanitize.stamp"
     fi
     echo "sanitize: building in $asandir"
     # Two makes: `all` recurses (BUILT_SOURCES), a parallel sibling goal races it.
@@ -118,7 +124,7 @@ run_asan() {
     [ -z "$filter" ] || rt_args+=(--filter "$filter")
     echo "sanitize: unit tests and the PSHM integration manifest (ASan+UBSan, leaks on)"
     ASAN_OPTIONS="$common:detect_leaks=1:detect_stack_use_after_return=1" \
-    UBSAN_OPTIONS="$common:print_stacktrace=1:halt_on_error=1" \
+    UBSAN_OPTIONS="$common:print_stacktrace=1:halt_on_error=1:suppressions=$srcdir/tests/sanitize/ubsan.supp" \
     LSAN_OPTIONS="suppressions=$srcdir/tests/sanitize/lsan.supp:print_suppressions=0" \
         "$srcdir/tests/harness/run-tests" "${rt_args[@]}" -- $units || failed=1
     show_reports "$reports" "sanitize (ASan+UBSan+LSan)" || failed=1
