@@ -4,18 +4,11 @@
  * (except the reserved word, which the decoder ignores and the encoder
  * zeroes), and whatever it refuses must really be malformed.  See README. */
 #include "core/am/wire.h"
+#include "tests/fuzz/fuzz-check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define FUZZ_CHECK(cond)                                                             \
-    do {                                                                             \
-        if (!(cond)) {                                                               \
-            fprintf(stderr, "fuzz-am-wire: %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-            abort();                                                                 \
-        }                                                                            \
-    } while (0)
 
 /* What the wire format (wire.h) says about a buffer, independently of the
  * decoder: 0 if malformed, else the header's length. */

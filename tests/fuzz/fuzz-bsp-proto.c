@@ -11,6 +11,7 @@
  * fuzz_bsp_malloc), which exercises the decoder's NOMEM path and keeps
  * the target fast; a NOMEM must come from a valid header.  See README. */
 #include "bootstrap/local/proto.h"
+#include "tests/fuzz/fuzz-check.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,14 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#define FUZZ_CHECK(cond)                                                               \
-    do {                                                                               \
-        if (!(cond)) {                                                                 \
-            fprintf(stderr, "fuzz-bsp-proto: %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-            abort();                                                                   \
-        }                                                                              \
-    } while (0)
 
 static uint32_t limit(int dir)
 {
@@ -68,6 +61,31 @@ static void check_nomem(int dir, const unsigned char *stream, size_t off, size_t
     FUZZ_CHECK(gasneti_bsp_type_valid(type, dir) && len > 0 && len <= limit(dir));
 }
 
+/* Checks a decoder result at stream offset pos (start: where the current
+ * frame began).  FRAME: takes and checks it, returns 0.  BAD, NOMEM: checks
+ * the header, returns 1 (callers drop the stream).  Else returns -1. */
+static int outcome(int rc, gasneti_bsp_rx_t *rx, int dir, const unsigned char *s, size_t *start,
+                   size_t pos)
+{
+    if (rc == GASNETI_BSP_RX_FRAME) {
+        uint32_t type, len;
+        unsigned char *p = gasneti_bsp_rx_take(rx, &type, &len);
+        check_frame(dir, s, *start, pos, type, len, p);
+        free(p);
+        *start = pos;
+        return 0;
+    }
+    if (rc == GASNETI_BSP_RX_BAD) {
+        check_bad(dir, s, *start, pos);
+        return 1;
+    }
+    if (rc == GASNETI_BSP_RX_NOMEM) {
+        check_nomem(dir, s, *start, pos);
+        return 1;
+    }
+    return -1;
+}
+
 /* Next fragment length, 1..64, from a tiny generator seeded by the input. */
 static size_t next_chunk(unsigned *seed)
 {
@@ -86,19 +104,9 @@ static void run_feed(int dir, unsigned seed, const unsigned char *s, size_t n)
         int rc = gasneti_bsp_rx_feed(&rx, s + pos, chunk, &used);
         FUZZ_CHECK(used <= chunk);
         pos += used;
-        if (rc == GASNETI_BSP_RX_FRAME) {
-            uint32_t type, len;
-            unsigned char *p = gasneti_bsp_rx_take(&rx, &type, &len);
-            check_frame(dir, s, start, pos, type, len, p);
-            free(p);
-            start = pos;
-        } else if (rc == GASNETI_BSP_RX_BAD) {
-            check_bad(dir, s, start, pos);
-            break; /* callers drop the stream */
-        } else if (rc == GASNETI_BSP_RX_NOMEM) {
-            check_nomem(dir, s, start, pos);
-            break;
-        } else {
+        int done = outcome(rc, &rx, dir, s, &start, pos);
+        if (done > 0) break;
+        if (done < 0) {
             FUZZ_CHECK(rc == GASNETI_BSP_RX_MORE);
             FUZZ_CHECK(used == chunk);
         }
@@ -126,19 +134,10 @@ static void run_read(int dir, const unsigned char *s, size_t n)
         int rc = gasneti_bsp_rx_read(&rx, fds[0]);
         /* Bytes consumed so far: the decoder's own counters. */
         pos = start + rx.hdr_got + (rx.hdr_got == GASNETI_BSP_HDR_LEN ? rx.got : 0);
-        if (rc == GASNETI_BSP_RX_FRAME) {
-            uint32_t type, len;
-            unsigned char *p = gasneti_bsp_rx_take(&rx, &type, &len);
-            check_frame(dir, s, start, pos, type, len, p);
-            free(p);
-            start = pos;
-        } else if (rc == GASNETI_BSP_RX_BAD) {
-            check_bad(dir, s, start, pos);
-            break;
-        } else if (rc == GASNETI_BSP_RX_NOMEM) {
-            check_nomem(dir, s, start, pos);
-            break;
-        } else if (rc == GASNETI_BSP_RX_EOF) {
+        int done = outcome(rc, &rx, dir, s, &start, pos);
+        if (done > 0) break;
+        if (done == 0) continue;
+        if (rc == GASNETI_BSP_RX_EOF) {
             FUZZ_CHECK(pos == n);
             break;
         } else {

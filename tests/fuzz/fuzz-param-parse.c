@@ -8,20 +8,13 @@
  * its buffer.  The edit distance (the "did you mean" hints) runs on the two
  * halves of the input and must be a metric's values.  See README. */
 #include "other/param/param-parse.h"
+#include "tests/fuzz/fuzz-check.h"
 
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define FUZZ_CHECK(cond)                                                                 \
-    do {                                                                                 \
-        if (!(cond)) {                                                                   \
-            fprintf(stderr, "fuzz-param-parse: %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-            abort();                                                                     \
-        }                                                                                \
-    } while (0)
 
 static int is_code(int rc)
 {

@@ -8,6 +8,7 @@
 EXTRA_DIST += \
 	tests/fuzz/README \
 	tests/fuzz/run-fuzz.sh \
+	tests/fuzz/fuzz-check.h \
 	tests/fuzz/fuzz-am-wire.c \
 	tests/fuzz/fuzz-bsp-proto.c \
 	tests/fuzz/fuzz-param-parse.c \
