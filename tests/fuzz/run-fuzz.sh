@@ -107,7 +107,8 @@ for t in $targets; do
     if [ $rc -eq 0 ]; then
         echo "PASS fuzz-$name: $summary"
     else
-        grep -E -A 25 '==ERROR|runtime error|fuzz check failed|deadly signal' "$log" | head -n 40
+        sed '/^COVERAGE:/,$d' "$log" |
+            grep -E -A 12 '==ERROR|runtime error|fuzz check failed|deadly signal' | head -n 30
         echo "FAIL fuzz-$name: exit $rc, $summary; input: $(ls "$out"/crash-"$name"-* 2>/dev/null | head -n 1) (log: $log)"
         failed=1
     fi
