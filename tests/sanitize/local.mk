@@ -9,7 +9,6 @@ EXTRA_DIST += \
 	tests/sanitize/README \
 	tests/sanitize/run-sanitizers.sh \
 	tests/sanitize/lsan.supp \
-	tests/sanitize/ubsan.supp \
 	tests/sanitize/valgrind.supp \
 	tests/integration/manifest.d/sanitize.manifest
 

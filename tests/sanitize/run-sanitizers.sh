@@ -13,7 +13,7 @@
 #    tests/harness/run-tests with leak detection on.  Every report goes to a
 #    file (log_path), so a report counts even when a process's exit status
 #    does not reach the job's.  Known reports whose fix is pending elsewhere
-#    are listed, each with its owner, in tests/sanitize/{lsan,ubsan}.supp.
+#    are listed, each with its owner, in tests/sanitize/lsan.supp.
 # 2. valgrind (memcheck): one AM test and one RMA test, 2 processes each,
 #    on the ordinary build (BUILDDIR), every rank under valgrind; the run is
 #    clean when each rank's "ERROR SUMMARY" says 0 errors and no leak is
@@ -51,10 +51,12 @@ builddir=$(cd "$builddir" && pwd) || exit 2
 make=${MAKE:-make}
 jobs=${SANITIZE_JOBS:-2}
 cc=${CC:-cc}
-# Every UBSan check stops the process, except nonnull-attribute, which
-# ubsan.supp may need to silence (a suppression needs a recoverable check).
+# Every UBSan check stops the process.  nonnull-attribute is off until the
+# launcher's memcpy(dst, NULL, 0) is fixed (contrib/launcher/hub_coll.c
+# complete(), EXCHANGE with a block size of 0; owner: the "spawn" change):
+# UBSan suppressions do not reach it (gcc 12), so this is the one exception.
 san_flags="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
--fsanitize-recover=nonnull-attribute"
+-fno-sanitize=nonnull-attribute"
 failed=0
 
 skip() {
@@ -124,7 +126,7 @@ run_asan() {
     [ -z "$filter" ] || rt_args+=(--filter "$filter")
     echo "sanitize: unit tests and the PSHM integration manifest (ASan+UBSan, leaks on)"
     ASAN_OPTIONS="$common:detect_leaks=1:detect_stack_use_after_return=1" \
-    UBSAN_OPTIONS="$common:print_stacktrace=1:halt_on_error=1:suppressions=$srcdir/tests/sanitize/ubsan.supp" \
+    UBSAN_OPTIONS="$common:print_stacktrace=1:halt_on_error=1" \
     LSAN_OPTIONS="suppressions=$srcdir/tests/sanitize/lsan.supp:print_suppressions=0" \
         "$srcdir/tests/harness/run-tests" "${rt_args[@]}" -- $units || failed=1
     show_reports "$reports" "sanitize (ASan+UBSan+LSan)" || failed=1
