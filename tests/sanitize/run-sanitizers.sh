@@ -101,6 +101,8 @@ run_asan() {
             echo "FAIL: sanitize: configure failed (log: $asandir/configure.log)"
             return 1
         }
+        # make does not see changed flags: rebuild everything.
+        (cd "$asandir" && $make clean >/dev/null 2>&1)
         echo "$stamp" >"$asandir/sanitize.stamp"
     fi
     echo "sanitize: building in $asandir"

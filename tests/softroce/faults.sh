@@ -10,9 +10,10 @@
 #             up).  Each job must either pass (its data checks all hold)
 #             or end within its timeout with a line naming the peer and the
 #             port.
-#   kill-put  tests/integration/rmav/rmav-sizes --big 16M; one rank is
-#             SIGKILLed once its 16 MiB puts are under way: the job must end
-#             within the exit timeout with code 137 and name the dead rank.
+#   kill-put  tests/integration/rmav/rmav-sizes --max 4K --big 16M; one rank
+#             is SIGKILLed 2 s after start, when its 16 MiB puts are under
+#             way: the job must end within the exit timeout with code 137
+#             and name the dead rank.
 # After every job: no /dev/shm/gasnet-ibv-* entry and no process of the job
 # left (each job carries a unique FAULT_TAG variable).  Prints one line per
 # case with the outcome and the time to it; exit 0 if every case holds.
@@ -101,19 +102,22 @@ case_flap() {
 
 case_kill_put() {
     local tag=killput t0=$SECONDS
-    start_job "$tag" 300 tests/integration/rmav/rmav-sizes --max 1M --big 16M
-    # The 16 MiB transfers start right after rank 0 reports the rounds of
-    # the smaller sizes ("rmav-sizes: N rounds up to ..."): kill a rank then
-    # (the 16 MiB phase takes seconds under TCG).
+    # Small sizes up to 4 KiB take about a second, then the 16 MiB puts and
+    # gets take seconds under TCG: kill a rank FAULT_KILL_DELAY (default 2) s
+    # after both ranks are up.
+    start_job "$tag" 300 tests/integration/rmav/rmav-sizes --max 4K --big 16M
     local pids=
-    for _ in $(seq 600); do
-        grep -q "rounds up to" "$LOG/$tag.out" && break
+    for _ in $(seq 300); do
+        pids=$(for p in $(tag_pids "$tag"); do
+            [ "$(cat /proc/$p/comm 2>/dev/null)" = rmav-sizes ] && echo "$p"; done)
+        [ "$(echo "$pids" | grep -c .)" -ge 2 ] && break
         kill -0 "$JOB" 2>/dev/null || break
         sleep 0.1
     done
-    sleep "${FAULT_KILL_DELAY:-0.3}"
+    sleep "${FAULT_KILL_DELAY:-2}"
     pids=$(for p in $(tag_pids "$tag"); do
-        [ "$(readlink /proc/$p/exe 2>/dev/null)" = "$BUILD/tests/integration/rmav/rmav-sizes" ] && echo "$p"; done)
+        [ "$(cat /proc/$p/comm 2>/dev/null)" = rmav-sizes ] && echo "$p"; done)
+    echo "  kill-put: rank processes $(echo $pids) after $((SECONDS - t0)) s"
     local victim; victim=$(echo "$pids" | tail -n 1)
     local k0=$SECONDS
     [ -n "$victim" ] && kill -9 "$victim"
