@@ -14,6 +14,10 @@
 #             is SIGKILLed 2 s after start, when its 16 MiB puts are under
 #             way: the job must end within the exit timeout with code 137
 #             and name the dead rank.
+# Status (first runs, TCG guest): flap-am works; kill-put does not yet hit
+# the 16 MiB phase reliably (rank start-up under TCG takes ~9 s; the kill
+# landed at the end of the job, which then exited 0): tune FAULT_KILL_DELAY
+# or kill on a progress line before relying on it.
 # After every job: no /dev/shm/gasnet-ibv-* entry and no process of the job
 # left (each job carries a unique FAULT_TAG variable).  Prints one line per
 # case with the outcome and the time to it; exit 0 if every case holds.
@@ -34,6 +38,9 @@ for v in $(compgen -e | grep '^GASNET_'); do unset "$v"; done
 export GASNET_SUPERNODE_MAXSIZE=1
 LOG=$(mktemp -d /tmp/faults.XXXXXX)
 FAILS=0
+
+# PIDs whose parent is $1.
+children() { awk -v pp="$1" '$4 == pp { print $1 }' /proc/[0-9]*/stat 2>/dev/null; }
 
 tag_pids() { grep -lzx -- "FAULT_TAG=$1" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3; }
 
@@ -106,17 +113,16 @@ case_kill_put() {
     # gets take seconds under TCG: kill a rank FAULT_KILL_DELAY (default 2) s
     # after both ranks are up.
     start_job "$tag" 300 tests/integration/rmav/rmav-sizes --max 4K --big 16M
-    local pids=
+    local pids= launcher=
     for _ in $(seq 300); do
-        pids=$(for p in $(tag_pids "$tag"); do
-            [ "$(cat /proc/$p/comm 2>/dev/null)" = rmav-sizes ] && echo "$p"; done)
+        # The ranks: children of gasnetrun_ibv, the child of timeout ($JOB).
+        launcher=$(children "$JOB" | head -n 1)
+        pids=$([ -n "$launcher" ] && children "$launcher")
         [ "$(echo "$pids" | grep -c .)" -ge 2 ] && break
         kill -0 "$JOB" 2>/dev/null || break
         sleep 0.1
     done
     sleep "${FAULT_KILL_DELAY:-2}"
-    pids=$(for p in $(tag_pids "$tag"); do
-        [ "$(cat /proc/$p/comm 2>/dev/null)" = rmav-sizes ] && echo "$p"; done)
     echo "  kill-put: rank processes $(echo $pids) after $((SECONDS - t0)) s"
     local victim; victim=$(echo "$pids" | tail -n 1)
     local k0=$SECONDS
