@@ -27,6 +27,8 @@ packages=(
     ibverbs-utils rdmacm-utils perftest
     # memory checking
     valgrind
+    # fuzzing (tests/fuzz: clang's libFuzzer and sanitizer runtimes)
+    clang libclang-rt-dev
 )
 
 force=0

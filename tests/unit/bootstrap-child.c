@@ -148,6 +148,7 @@ int main(int argc, char **argv)
         int *all = malloc(sizeof(int) * nranks), total = 0;
         boot->exchange(&failures, sizeof(int), all);
         for (uint32_t r = 0; r < nranks; r++) total += all[r];
+        free(all);
         printf("rank %u of %u: collectives %s\n", (unsigned)me, (unsigned)nranks,
                total ? "FAILED" : "ok");
         boot->barrier();

@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+# tests/sanitize/run-sanitizers.sh: the sanitizer tier of `make check`.
+#
+#   run-sanitizers.sh [--srcdir DIR] [--builddir DIR] [--asan-dir DIR]
+#                     [--no-asan] [--no-valgrind] [--filter REGEX]
+#
+# 1. AddressSanitizer + UndefinedBehaviorSanitizer: configures a separate
+#    build tree (default BUILDDIR/tests/sanitize/asan; reused, so a second
+#    run only rebuilds what changed) with the sanitizer flags in CFLAGS and
+#    LDFLAGS, builds the library, gasnetrun_ibv and the test programs, and
+#    runs the unit tests and the PSHM integration manifest
+#    (tests/integration/manifest without the install check) through
+#    tests/harness/run-tests with leak detection on.  Every report goes to a
+#    file (log_path), so a report counts even when a process's exit status
+#    does not reach the job's.  Known reports whose fix is pending elsewhere
+#    are listed, each with its owner, in tests/sanitize/lsan.supp.
+# 2. valgrind (memcheck): one AM test and one RMA test, 2 processes each,
+#    on the ordinary build (BUILDDIR), every rank under valgrind; the run is
+#    clean when each rank's "ERROR SUMMARY" says 0 errors and no leak is
+#    "definitely lost".  Suppressions: tests/sanitize/valgrind.supp.
+#
+# Exit 0 when both are clean, 1 otherwise (the reports are printed), 77
+# (SKIP) when the compiler has no AddressSanitizer or valgrind is missing
+# and SANITIZE_REQUIRED is not 1.  Environment: CC (compiler of the
+# sanitizer build, default cc), MAKE, SANITIZE_JOBS (make -j, default 2).
+# See tests/sanitize/README.
+set -u
+
+script_dir=$(cd "$(dirname "$0")" && pwd)
+srcdir=${TEST_SRCDIR:-$(cd "$script_dir/../.." && pwd)}
+builddir=${TEST_BUILDDIR:-.}
+asandir=
+do_asan=1
+do_valgrind=1
+filter=
+while [ $# -gt 0 ]; do
+    case $1 in
+    --srcdir) srcdir=$2; shift 2 ;;
+    --builddir) builddir=$2; shift 2 ;;
+    --asan-dir) asandir=$2; shift 2 ;;
+    --no-asan) do_asan=0; shift ;;
+    --no-valgrind) do_valgrind=0; shift ;;
+    --filter) filter=$2; shift 2 ;;
+    -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "run-sanitizers: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+    esac
+done
+srcdir=$(cd "$srcdir" && pwd) || exit 2
+builddir=$(cd "$builddir" && pwd) || exit 2
+[ -n "$asandir" ] || asandir=$builddir/tests/sanitize/asan
+make=${MAKE:-make}
+jobs=${SANITIZE_JOBS:-2}
+cc=${CC:-cc}
+# Every UBSan check stops the process.  nonnull-attribute is off until the
+# launcher's memcpy(dst, NULL, 0) is fixed (contrib/launcher/hub_coll.c
+# complete(), EXCHANGE with a block size of 0; owner: the "spawn" change):
+# UBSan suppressions do not reach it (gcc 12), so this is the one exception.
+san_flags="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
+-fno-sanitize=nonnull-attribute"
+failed=0
+
+skip() {
+    if [ "${SANITIZE_REQUIRED:-0}" = 1 ]; then
+        echo "FAIL: $* (SANITIZE_REQUIRED=1)"
+        exit 1
+    fi
+    echo "SKIP: $*"
+    exit 77
+}
+
+# Prints the reports found under dir (files written through log_path) and
+# returns 1 if there are any.
+show_reports() {
+    local dir=$1 what=$2 n
+    n=$(find "$dir" -type f | wc -l)
+    if [ "$n" -eq 0 ]; then
+        echo "$what: 0 reports"
+        return 0
+    fi
+    echo "$what: $n report file(s):"
+    find "$dir" -type f | sort | while read -r f; do
+        echo "---- $f"
+        grep -E 'ERROR|SUMMARY|runtime error|^ *#[0-9]+ ' "$f" | head -40
+    done
+    return 1
+}
+
+run_asan() {
+    local t0=$SECONDS
+    if ! echo 'int main(void){return 0;}' | "$cc" $san_flags -x c -o /dev/null - 2>/dev/null; then
+        skip "sanitize: $cc cannot build with $san_flags"
+    fi
+    mkdir -p "$asandir" || return 1
+    # (Re)configure when the tree is new or was configured differently.
+    local stamp="$cc $san_flags $srcdir"
+    if [ ! -f "$asandir/Makefile" ] || [ "$(cat "$asandir/sanitize.stamp" 2>/dev/null)" != "$stamp" ]; then
+        echo "sanitize: configuring $asandir"
+        (cd "$asandir" && "$srcdir/configure" --enable-werror CC="$cc" \
+            CFLAGS="-O1 -g $san_flags" LDFLAGS="$san_flags" >configure.log 2>&1) || {
+            tail -n 20 "$asandir/configure.log"
+            echo "FAIL: sanitize: configure failed (log: $asandir/configure.log)"
+            return 1
+        }
+        # make does not see changed flags: rebuild everything.
+        (cd "$asandir" && $make clean >/dev/null 2>&1)
+        echo "$stamp" >"$asandir/sanitize.stamp"
+    fi
+    echo "sanitize: building in $asandir"
+    # Two makes: `all` recurses (BUILT_SOURCES), a parallel sibling goal races it.
+    (cd "$asandir" && $make -j"$jobs" all >make.log 2>&1 &&
+        $make -j"$jobs" sanitize-programs >>make.log 2>&1) || {
+        tail -n 30 "$asandir/make.log"
+        echo "FAIL: sanitize: build failed (log: $asandir/make.log)"
+        return 1
+    }
+    local units
+    units=$(cd "$asandir" && $make -s sanitize-list-units) || return 1
+    local reports=$asandir/reports
+    rm -rf "$reports" && mkdir -p "$reports"
+    # Leak detection on; every report to a file named after its process.
+    # The library's own handlers keep SIGSEGV/SIGBUS/SIGFPE/SIGABRT (the
+    # tests check what it prints on a crash).
+    local common="log_path=$reports/san:handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_abort=0"
+    local manifest_dir=$asandir/tests/sanitize/manifest
+    mkdir -p "$manifest_dir"
+    grep -v -E '^install[[:space:]]' "$srcdir/tests/integration/manifest" >"$manifest_dir/pshm.manifest"
+    local rt_args=(--srcdir "$srcdir" --builddir "$asandir" --manifest "$manifest_dir")
+    [ -z "$filter" ] || rt_args+=(--filter "$filter")
+    echo "sanitize: unit tests and the PSHM integration manifest (ASan+UBSan, leaks on)"
+    ASAN_OPTIONS="$common:detect_leaks=1:detect_stack_use_after_return=1" \
+    UBSAN_OPTIONS="$common:print_stacktrace=1:halt_on_error=1" \
+    LSAN_OPTIONS="suppressions=$srcdir/tests/sanitize/lsan.supp:print_suppressions=0" \
+        "$srcdir/tests/harness/run-tests" "${rt_args[@]}" -- $units || failed=1
+    show_reports "$reports" "sanitize (ASan+UBSan+LSan)" || failed=1
+    echo "sanitize: $((SECONDS - t0)) s"
+}
+
+# One job with every rank under valgrind; checks each rank's summary.
+valgrind_job() {
+    local name=$1; shift
+    local dir=$builddir/tests/sanitize/valgrind
+    mkdir -p "$dir" && rm -f "$dir/$name".*
+    local t0=$SECONDS
+    (cd "$builddir" && timeout --kill-after=5 300 ./gasnetrun_ibv -n 2 \
+        valgrind -q --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite \
+        --show-leak-kinds=definite --track-origins=yes \
+        --suppressions="$srcdir/tests/sanitize/valgrind.supp" \
+        --log-file="$dir/$name.%p" "$@" >"$dir/$name.out" 2>&1)
+    local rc=$? logs n bad=0
+    logs=$(ls "$dir/$name".[0-9]* 2>/dev/null)
+    n=$(echo "$logs" | grep -c .)
+    if [ "$rc" -ne 0 ]; then
+        echo "FAIL: valgrind $name: job exit code $rc (output: $dir/$name.out)"
+        tail -n 20 "$dir/$name.out"
+        bad=1
+    fi
+    if [ "$n" -ne 2 ]; then
+        echo "FAIL: valgrind $name: $n valgrind logs, expected 2 (one per rank)"
+        bad=1
+    fi
+    for f in $logs; do
+        if [ -s "$f" ]; then # -q: valgrind writes only errors
+            echo "FAIL: valgrind $name: reports in $f:"
+            head -n 40 "$f"
+            bad=1
+        fi
+    done
+    [ $bad = 0 ] && echo "PASS valgrind $name: 2 ranks, 0 errors ($((SECONDS - t0)) s)"
+    return $bad
+}
+
+run_valgrind() {
+    command -v valgrind >/dev/null 2>&1 ||
+        skip "sanitize: valgrind not installed (contrib/install-deps.sh installs it)"
+    [ -x "$builddir/gasnetrun_ibv" ] || { echo "FAIL: no $builddir/gasnetrun_ibv"; return 1; }
+    valgrind_job am-payload tests/integration/am-payload || failed=1
+    valgrind_job rma tests/integration/rma || failed=1
+}
+
+[ $do_asan = 0 ] || run_asan || failed=1
+[ $do_valgrind = 0 ] || run_valgrind || failed=1
+if [ $failed = 0 ]; then
+    echo "PASS: sanitizers clean"
+else
+    echo "FAIL: sanitizer reports (see above)"
+fi
+exit $failed
