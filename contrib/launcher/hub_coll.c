@@ -66,7 +66,7 @@ static void complete(gasnetrun_job_t *job)
     if (op == GASNETI_BSP_ALLTOALL) {
         for (uint32_t d = 0; d < n; d++) {
             gasnetrun_buf_t *b = gasnetrun_buf_new((size_t)n * blk);
-            for (uint32_t s = 0; s < n; s++)
+            for (uint32_t s = 0; s < n && blk; s++)
                 memcpy(b->data + (size_t)s * blk, job->ranks[s].contrib + (size_t)d * blk, blk);
             gasnetrun_hub_queue(job, d, rtype, b);
             gasnetrun_buf_put(b);
@@ -75,7 +75,7 @@ static void complete(gasnetrun_job_t *job)
         gasnetrun_buf_t *b = NULL;
         if (op == GASNETI_BSP_EXCHANGE) {
             b = gasnetrun_buf_new((size_t)n * blk);
-            for (uint32_t s = 0; s < n; s++)
+            for (uint32_t s = 0; s < n && blk; s++) /* no contributions at all when blk is 0 */
                 memcpy(b->data + (size_t)s * blk, job->ranks[s].contrib, blk);
         } else if (op == GASNETI_BSP_BCAST) {
             b = gasnetrun_buf_new(blk);

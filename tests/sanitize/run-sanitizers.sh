@@ -51,12 +51,8 @@ builddir=$(cd "$builddir" && pwd) || exit 2
 make=${MAKE:-make}
 jobs=${SANITIZE_JOBS:-2}
 cc=${CC:-cc}
-# Every UBSan check stops the process.  nonnull-attribute is off until the
-# launcher's memcpy(dst, NULL, 0) is fixed (contrib/launcher/hub_coll.c
-# complete(), EXCHANGE with a block size of 0; owner: the "spawn" change):
-# UBSan suppressions do not reach it (gcc 12), so this is the one exception.
-san_flags="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined \
--fno-sanitize=nonnull-attribute"
+# Every UBSan check stops the process.
+san_flags="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
 failed=0
 
 skip() {
