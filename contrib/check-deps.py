@@ -207,6 +207,12 @@ def shell_functions(text):
     return names
 
 
+MAKE_FUNCTIONS = ("foreach|strip|subst|patsubst|findstring|filter|filter-out|sort|word|words|"
+                  "wordlist|firstword|lastword|dir|notdir|suffix|basename|addsuffix|addprefix|"
+                  "join|wildcard|realpath|abspath|if|or|and|call|value|eval|origin|flavor|"
+                  "error|warning|info")
+
+
 def make_recipes(text):
     """The shell text of the recipe lines of a Makefile fragment."""
     out = []
@@ -214,6 +220,8 @@ def make_recipes(text):
         if not line.startswith("\t"):
             continue
         line = line.lstrip("\t").lstrip("@-+")
+        # make's own functions ($(foreach ...), $(strip ...)) are not commands
+        line = re.sub(r"\$\((?:" + MAKE_FUNCTIONS + r")\s", "MAKEFN(", line)
         line = re.sub(r"\$\([A-Za-z_][A-Za-z0-9_]*\)|\$\{[A-Za-z_][A-Za-z0-9_]*\}|\$[@<^*?]",
                       "MAKEVAR", line)
         out.append(line.replace("$$", "$"))
