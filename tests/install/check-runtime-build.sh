@@ -27,6 +27,10 @@
 # Environment: TEST_SRCDIR, TEST_BUILDDIR (default: the current directory),
 # TEST_DIST_TARBALL, KEEP_RUNTIME_TMP=1 keeps the temporary directory.
 set -euo pipefail
+# A runtime drives this build from its own configure/shell, not from inside
+# our `make check`: drop the make state the harness inherited (MAKELEVEL > 0
+# would make every make print "Entering directory" into captured output).
+unset MAKEFLAGS MAKELEVEL MFLAGS MAKEOVERRIDES
 
 srcdir=${TEST_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 builddir=$(cd "${TEST_BUILDDIR:-.}" && pwd)
