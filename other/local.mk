@@ -24,7 +24,7 @@ noinst_HEADERS += \
 	other/util/sysinfo.h
 EXTRA_DIST += \
 	other/param/params.def other/param/params-general.def other/param/params-spawn.def \
-	other/param/params-ibv.def other/param/params-firehose.def \
+	other/param/params-ibv.def other/param/params-firehose.def other/param/params-compat.def \
 	other/param/README.md \
 	other/log/README.md \
 	tests/unit/check-readme-params.sh
