@@ -110,7 +110,7 @@ run_asan() {
         return 1
     }
     local units
-    units=$(cd "$asandir" && $make -s sanitize-list-units) || return 1
+    units=$(cd "$asandir" && $make -s --no-print-directory sanitize-list-units) || return 1
     local reports=$asandir/reports
     rm -rf "$reports" && mkdir -p "$reports"
     # Leak detection on; every report to a file named after its process.
