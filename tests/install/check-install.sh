@@ -41,17 +41,8 @@ trap cleanup EXIT
 
 # 1. A clean copy of the source tree.
 step "copying $srcdir"
-mkdir -p "$work/src"
-if git -C "$srcdir" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-    (cd "$srcdir" && git ls-files -z --cached --others --exclude-standard) |
-        tar -C "$srcdir" --null --ignore-failed-read -T - -cf - 2>/dev/null |
-        tar -C "$work/src" -xf -
-else
-    tar -C "$srcdir" --exclude=.git -cf - . | tar -C "$work/src" -xf -
-    if [ -f "$work/src/Makefile" ]; then
-        (cd "$work/src" && make -s distclean >/dev/null 2>&1) || true
-    fi
-fi
+"$srcdir/tests/harness/copy-sources.sh" "$srcdir" "$work/src" >/dev/null ||
+    fail "could not copy the sources of $srcdir"
 [ -f "$work/src/configure.ac" ] || fail "no configure.ac in the copy of $srcdir"
 
 # 2. Configure, build and install into the temporary prefix.

@@ -87,11 +87,29 @@ run_asan() {
         skip "sanitize: $cc cannot build with $san_flags"
     fi
     mkdir -p "$asandir" || return 1
+    # autoconf refuses a second build of a tree configured in place (the
+    # README's test command and CI build so): build a copy of its sources.
+    local cfgsrc=$srcdir
+    if [ -f "$srcdir/config.status" ]; then
+        cfgsrc=$asandir-src
+        echo "sanitize: $srcdir is configured in place; copying its sources to $cfgsrc"
+        "$srcdir/tests/harness/copy-sources.sh" "$srcdir" "$cfgsrc" "$asandir" "$cfgsrc" || {
+            echo "FAIL: sanitize: could not copy the sources of $srcdir to $cfgsrc"
+            return 1
+        }
+        if [ ! -x "$cfgsrc/configure" ]; then
+            (cd "$cfgsrc" && autoreconf -fi >autoreconf.log 2>&1) || {
+                tail -n 20 "$cfgsrc/autoreconf.log"
+                echo "FAIL: sanitize: autoreconf failed in $cfgsrc (log: $cfgsrc/autoreconf.log)"
+                return 1
+            }
+        fi
+    fi
     # (Re)configure when the tree is new or was configured differently.
-    local stamp="$cc $san_flags $srcdir"
+    local stamp="$cc $san_flags $cfgsrc"
     if [ ! -f "$asandir/Makefile" ] || [ "$(cat "$asandir/sanitize.stamp" 2>/dev/null)" != "$stamp" ]; then
         echo "sanitize: configuring $asandir"
-        (cd "$asandir" && "$srcdir/configure" --enable-werror CC="$cc" \
+        (cd "$asandir" && "$cfgsrc/configure" --enable-werror CC="$cc" \
             CFLAGS="-O1 -g $san_flags" LDFLAGS="$san_flags" >configure.log 2>&1) || {
             tail -n 20 "$asandir/configure.log"
             echo "FAIL: sanitize: configure failed (log: $asandir/configure.log)"

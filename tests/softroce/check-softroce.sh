@@ -115,33 +115,11 @@ read_variants() {
     done <"$HERE/variants"
 }
 
-# copy_sources DEST: the source tree's sources, without build products: the
-# tracked files plus untracked, not ignored source files (*.c, *.h, *.mk,
-# ...: a new file not yet added; never binaries, which an in-tree build
-# leaves untracked), else `make distdir` of an in-tree configured tree, else
-# the whole tree.
+# copy_sources DEST: the source tree's sources, without build products and
+# never the variant builds themselves (inside SRC when built in place); see
+# tests/harness/copy-sources.sh.
 copy_sources() {
-    local dest=$1
-    mkdir -p "$dest" || return 1
-    if [ -e "$SRC/.git" ] && [ "$(git -C "$SRC" rev-parse --show-toplevel 2>/dev/null)" = "$SRC" ]; then
-        echo "sources: git ls-files of $SRC, and its untracked source files"
-        # never the variant builds themselves (inside SRC when built in-tree)
-        local skip=()
-        [[ $VARROOT = "$SRC"/* ]] && skip=(":(exclude)${VARROOT#"$SRC"/}")
-        { git -C "$SRC" ls-files -z &&
-          git -C "$SRC" ls-files -z --others --exclude-standard -- '*.c' '*.h' '*.mk' '*.am' \
-              '*.ac' '*.m4' '*.def' '*.manifest' '*.sh' '*.py' ${skip[@]+"${skip[@]}"}; } |
-            while IFS= read -r -d '' f; do # tracked files deleted in the worktree are skipped
-                if [ -e "$SRC/$f" ] || [ -L "$SRC/$f" ]; then printf '%s\0' "$f"; fi
-            done | tar -C "$SRC" --null -T - -cf - | tar -C "$dest" -xf -
-    elif [ -f "$SRC/config.status" ]; then
-        echo "sources: make distdir of $SRC (configured in-tree, no .git)"
-        make -s -C "$SRC" distdir distdir="$dest" >/dev/null
-    else
-        echo "sources: all of $SRC (no .git, not configured in-tree)"
-        tar -C "$SRC" --exclude=./autom4te.cache --exclude=./tests/softroce/variant-builds -cf - . |
-            tar -C "$dest" -xf -
-    fi
+    "$SRC/tests/harness/copy-sources.sh" "$SRC" "$1" "$VARROOT"
 }
 
 # build_variant NAME ARGS: configure and build DIR=VARROOT/NAME (library,
