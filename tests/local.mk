@@ -23,6 +23,7 @@ noinst_HEADERS += tests/integration/test.h tests/unit/unit-check.h
 EXTRA_DIST += \
 	tests/integration/manifest \
 	tests/harness/run-tests \
+	tests/harness/copy-sources.sh \
 	tests/harness/README \
 	tests/install/check-install.sh \
 	tests/install/client.c \
