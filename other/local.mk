@@ -5,6 +5,7 @@ libgasnet_sources += \
 	other/param/param-table.c \
 	other/log/log.c \
 	other/util/sysinfo.c \
+	other/util/strbuf.c \
 	$(gasnet_tools_sources) \
 	other/tools/tools-conduit.c \
 	other/tools/tools-format.c
@@ -21,7 +22,8 @@ noinst_HEADERS += \
 	other/param/param-parse.h \
 	other/param/param-table.h \
 	other/log/log.h \
-	other/util/sysinfo.h
+	other/util/sysinfo.h \
+	other/util/strbuf.h
 EXTRA_DIST += \
 	other/param/params.def other/param/params-general.def other/param/params-spawn.def \
 	other/param/params-ibv.def other/param/params-firehose.def other/param/params-compat.def \

@@ -5,28 +5,15 @@
 #include "build-config.h"
 
 #include <endian.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "core/ibv/ports_probe.h"
 #include "other/log/log.h"
+#include "other/util/strbuf.h"
 
 #define LIST_GIDS_MAX 16 /* GIDs listed per port; the rest are counted */
 
-/* Appends printf output to buf (len bytes, *used so far); truncates quietly. */
-static void append(char *buf, size_t len, size_t *used, const char *fmt, ...)
-    __attribute__((__format__(__printf__, 4, 5)));
-static void append(char *buf, size_t len, size_t *used, const char *fmt, ...)
-{
-    va_list ap;
-    int n;
-    if (*used + 1 >= len) return;
-    va_start(ap, fmt);
-    n = vsnprintf(buf + *used, len - *used, fmt, ap);
-    va_end(ap);
-    if (n > 0) *used += (size_t)n < len - *used ? (size_t)n : len - *used - 1;
-}
 
 static const char *link_name(int ll)
 {
@@ -141,7 +128,7 @@ void gasnetc_ibv_report_warnings(const gasnetc_ibv_probe_t *pr)
             if (pr->cand[j].verdict == GASNETC_IBV_V_MAX_HCAS && pr->rows[j].hca == pr->rows[i].hca)
                 seen = 1;
         if (seen) continue;
-        append(names, sizeof(names), &used, "%s%s", n++ ? ", " : "", hca);
+        gasneti_strbuf_append(names, sizeof(names), &used, "%s%s", n++ ? ", " : "", hca);
     }
     if (n)
         gasneti_warning("not using %d HCA(s) (%s): this build opens at most %d HCA(s) per process; "
@@ -169,18 +156,18 @@ const char *gasnetc_ibv_report_summary(const gasnetc_ibv_probe_t *pr, char *buf,
 
     buf[0] = '\0';
     if (pr->nhcas == 0) {
-        append(buf, len, &used, "%s", pr->devlist_err);
+        gasneti_strbuf_append(buf, len, &used, "%s", pr->devlist_err);
         return buf;
     }
     for (i = 0; i < pr->nrows; i++) {
         const gasnetc_ibv_probe_port_t *r = &pr->rows[i];
         verdict_text(pr, i, why, sizeof(why));
         if (r->info.port_num && r->queried)
-            append(buf, len, &used, "%s%s port %d (%s, %s): %s", i ? "; " : "",
+            gasneti_strbuf_append(buf, len, &used, "%s%s port %d (%s, %s): %s", i ? "; " : "",
                    pr->hcas[r->hca].name, r->info.port_num, link_name(r->info.link_layer),
                    state_name(r), why);
         else
-            append(buf, len, &used, "%s%s: %s", i ? "; " : "", pr->hcas[r->hca].name, why);
+            gasneti_strbuf_append(buf, len, &used, "%s%s: %s", i ? "; " : "", pr->hcas[r->hca].name, why);
     }
     return buf;
 }

@@ -6,6 +6,7 @@
 #include <gasnetex.h>
 
 #include "other/log/log.h"
+#include "other/util/strbuf.h"
 
 /* ---- mask printers ------------------------------------------------------ */
 typedef struct {
@@ -72,19 +73,6 @@ size_t gasnett_format_ti(char *buf, gex_TI_t ti)
 }
 
 /* ---- VIS descriptions --------------------------------------------------- */
-/* Appends to buf (which holds *len bytes of text, room for bufsz). */
-static void append(char *buf, size_t bufsz, size_t *len, const char *fmt, ...)
-    __attribute__((__format__(__printf__, 4, 5)));
-static void append(char *buf, size_t bufsz, size_t *len, const char *fmt, ...)
-{
-    va_list ap;
-    int n;
-    if (*len + 1 >= bufsz) return;
-    va_start(ap, fmt);
-    n = vsnprintf(buf + *len, bufsz - *len, fmt, ap);
-    va_end(ap);
-    if (n > 0) *len = MIN(*len + (size_t)n, bufsz - 1);
-}
 
 size_t gasnett_format_memveclist_bufsz(size_t count)
 {
@@ -104,12 +92,12 @@ gasneti_memveclist_stats_t gasnett_format_memveclist(char *buf, size_t count,
         st._totalsz += list[i].gex_len;
     }
     buf[0] = '\0';
-    append(buf, bufsz, &len, "%" PRIuSZ " entries, totalsz=%" PRIuSZ ", bounds=[%p...%p]\nlist=[",
+    gasneti_strbuf_append(buf, bufsz, &len, "%" PRIuSZ " entries, totalsz=%" PRIuSZ ", bounds=[%p...%p]\nlist=[",
            count, st._totalsz, st._minaddr, st._maxaddr);
     for (i = 0; i < count; i++)
-        append(buf, bufsz, &len, "%s{%p,%" PRIuSZ "}", i ? (i % 4 ? ", " : ",\n      ") : "",
+        gasneti_strbuf_append(buf, bufsz, &len, "%s{%p,%" PRIuSZ "}", i ? (i % 4 ? ", " : ",\n      ") : "",
                list[i].gex_addr, list[i].gex_len);
-    append(buf, bufsz, &len, "]");
+    gasneti_strbuf_append(buf, bufsz, &len, "]");
     return st;
 }
 
@@ -126,10 +114,10 @@ size_t gasnett_format_putvgetv(char *buf, gex_TM_t tm, gex_Rank_t rank, size_t d
     (void)tm;
     for (i = 0; i < dstcount; i++) total += dstlist[i].gex_len;
     buf[0] = '\0';
-    append(buf, bufsz, &len, "(%" PRIuSZ " data bytes) peer=%u\ndst: ", total, (unsigned)rank);
+    gasneti_strbuf_append(buf, bufsz, &len, "(%" PRIuSZ " data bytes) peer=%u\ndst: ", total, (unsigned)rank);
     (void)gasnett_format_memveclist(buf + len, dstcount, dstlist);
     len += strlen(buf + len);
-    append(buf, bufsz, &len, "\nsrc: ");
+    gasneti_strbuf_append(buf, bufsz, &len, "\nsrc: ");
     (void)gasnett_format_memveclist(buf + len, srccount, srclist);
     return total;
 }
@@ -150,11 +138,11 @@ gasneti_addrlist_stats_t gasnett_format_addrlist(char *buf, size_t count, void *
         if (!st._maxaddr || (void *)hi > st._maxaddr) st._maxaddr = hi;
     }
     buf[0] = '\0';
-    append(buf, bufsz, &len, "%" PRIuSZ " entries, totalsz=%" PRIuSZ ", len=%" PRIuSZ
+    gasneti_strbuf_append(buf, bufsz, &len, "%" PRIuSZ " entries, totalsz=%" PRIuSZ ", len=%" PRIuSZ
            ", bounds=[%p...%p]\nlist=[", count, count * len_each, len_each, st._minaddr, st._maxaddr);
     for (i = 0; i < count; i++)
-        append(buf, bufsz, &len, "%s%p", i ? (i % 8 ? ", " : ",\n      ") : "", list[i]);
-    append(buf, bufsz, &len, "]");
+        gasneti_strbuf_append(buf, bufsz, &len, "%s%p", i ? (i % 8 ? ", " : ",\n      ") : "", list[i]);
+    gasneti_strbuf_append(buf, bufsz, &len, "]");
     return st;
 }
 
@@ -170,11 +158,11 @@ size_t gasnett_format_putigeti(char *buf, gex_TM_t tm, gex_Rank_t rank, size_t d
     size_t len = 0, bufsz = gasnett_format_putigeti_bufsz(dstcount, srccount);
     (void)tm;
     buf[0] = '\0';
-    append(buf, bufsz, &len, "(%" PRIuSZ " data bytes) peer=%u\ndst: ", dstcount * dstlen,
+    gasneti_strbuf_append(buf, bufsz, &len, "(%" PRIuSZ " data bytes) peer=%u\ndst: ", dstcount * dstlen,
            (unsigned)rank);
     (void)gasnett_format_addrlist(buf + len, dstcount, dstlist, dstlen);
     len += strlen(buf + len);
-    append(buf, bufsz, &len, "\nsrc: ");
+    gasneti_strbuf_append(buf, bufsz, &len, "\nsrc: ");
     (void)gasnett_format_addrlist(buf + len, srccount, srclist, srclen);
     return dstcount * dstlen;
 }
@@ -188,9 +176,9 @@ void gasnett_format_strides(char *buf, size_t count, const ptrdiff_t *list)
 {
     size_t i, len = 0, bufsz = gasnett_format_strides_bufsz(count);
     buf[0] = '\0';
-    append(buf, bufsz, &len, "[");
-    for (i = 0; i < count; i++) append(buf, bufsz, &len, "%s%td", i ? ", " : "", list[i]);
-    append(buf, bufsz, &len, "]");
+    gasneti_strbuf_append(buf, bufsz, &len, "[");
+    for (i = 0; i < count; i++) gasneti_strbuf_append(buf, bufsz, &len, "%s%td", i ? ", " : "", list[i]);
+    gasneti_strbuf_append(buf, bufsz, &len, "]");
 }
 
 size_t gasnett_format_putsgets_bufsz(size_t stridelevels)
@@ -208,14 +196,14 @@ size_t gasnett_format_putsgets(char *buf, void *pstats, gex_TM_t tm, gex_Rank_t 
     (void)tm;
     for (i = 0; i < stridelevels; i++) total *= count[i];
     buf[0] = '\0';
-    append(buf, bufsz, &len, "(%" PRIuSZ " data bytes) peer=%u elemsz=%" PRIuSZ " count=[",
+    gasneti_strbuf_append(buf, bufsz, &len, "(%" PRIuSZ " data bytes) peer=%u elemsz=%" PRIuSZ " count=[",
            total, (unsigned)rank, elemsz);
     for (i = 0; i < stridelevels; i++)
-        append(buf, bufsz, &len, "%s%" PRIuSZ, i ? ", " : "", count[i]);
-    append(buf, bufsz, &len, "]\ndst: %p strides=", dstaddr);
+        gasneti_strbuf_append(buf, bufsz, &len, "%s%" PRIuSZ, i ? ", " : "", count[i]);
+    gasneti_strbuf_append(buf, bufsz, &len, "]\ndst: %p strides=", dstaddr);
     gasnett_format_strides(buf + len, stridelevels, dststrides);
     len += strlen(buf + len);
-    append(buf, bufsz, &len, "\nsrc: %p strides=", srcaddr);
+    gasneti_strbuf_append(buf, bufsz, &len, "\nsrc: %p strides=", srcaddr);
     gasnett_format_strides(buf + len, stridelevels, srcstrides);
     return total;
 }
