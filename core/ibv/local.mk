@@ -14,6 +14,8 @@ libgasnet_sources += \
 	core/ibv/cseg.c \
 	core/ibv/send.c \
 	core/ibv/recv.c \
+	core/ibv/srq.c \
+	core/ibv/srq_plan.c \
 	core/ibv/cq.c \
 	core/ibv/dynreg.c \
 	core/ibv/fh_ops.c \
@@ -27,6 +29,7 @@ noinst_HEADERS += \
 	core/ibv/dynreg.h \
 	core/ibv/fh_ibv.h \
 	core/ibv/rma_plan.h \
+	core/ibv/srq_plan.h \
 	core/ibv/ports_parse.h \
 	core/ibv/ports_select.h \
 	core/ibv/ports_probe.h \
@@ -42,6 +45,10 @@ tests_unit_test_ibv_parse_LDADD = $(TEST_SEQ_LIBS)
 tests_unit_test_ibv_select_SOURCES = tests/unit/test-ibv-select.c
 tests_unit_test_ibv_select_CPPFLAGS = $(TEST_SEQ_CPPFLAGS) -D_GNU_SOURCE
 tests_unit_test_ibv_select_LDADD = $(TEST_SEQ_LIBS)
+# SRQ sizing and the credits it leaves (srq16).
+UNIT_TESTS += tests/unit/test-srq-plan
+tests_unit_test_srq_plan_SOURCES = tests/unit/test-srq-plan.c core/ibv/srq_plan.c
+tests_unit_test_srq_plan_CPPFLAGS = $(TEST_SEQ_CPPFLAGS)
 
 # tests/softroce/ibv-probe: runs discovery/selection with the GASNET_* params
 # and prints the result (used in the Soft-RoCE guest, and on real HCAs).
