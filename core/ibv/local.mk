@@ -49,6 +49,11 @@ tests_unit_test_ibv_select_LDADD = $(TEST_SEQ_LIBS)
 UNIT_TESTS += tests/unit/test-srq-plan
 tests_unit_test_srq_plan_SOURCES = tests/unit/test-srq-plan.c core/ibv/srq_plan.c
 tests_unit_test_srq_plan_CPPFLAGS = $(TEST_SEQ_CPPFLAGS)
+UNIT_TESTS += tests/unit/test-srq-sim
+tests_unit_test_srq_sim_SOURCES = tests/unit/test-srq-sim.c core/ibv/srq_plan.c core/am/credit.c \
+	core/am/credit_policy.c
+tests_unit_test_srq_sim_CPPFLAGS = $(TEST_SEQ_CPPFLAGS)
+tests_unit_test_srq_sim_CFLAGS = $(LIB_CFLAGS)
 
 # tests/softroce/ibv-probe: runs discovery/selection with the GASNET_* params
 # and prints the result (used in the Soft-RoCE guest, and on real HCAs).
@@ -69,7 +74,9 @@ EXTRA_DIST += \
 	tests/softroce/verbs.d/README \
 	tests/softroce/variants \
 	tests/softroce/multirail.manifest \
-	tests/softroce/rail-traffic.sh
+	tests/softroce/rail-traffic.sh \
+	tests/softroce/rnr-zero.sh \
+	tests/softroce/verbs.d/srq.manifest
 
 # Integration tests of the verbs AM transport (flood with credit checks).
 include $(top_srcdir)/tests/integration/verbs/local.mk
