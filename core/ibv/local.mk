@@ -76,6 +76,7 @@ EXTRA_DIST += \
 	tests/softroce/multirail.manifest \
 	tests/softroce/rail-traffic.sh \
 	tests/softroce/rnr-zero.sh \
+	tests/softroce/srq-mem-model.sh \
 	tests/softroce/verbs.d/srq.manifest
 
 # Integration tests of the verbs AM transport (flood with credit checks).

@@ -176,6 +176,7 @@ static void top_up(gasnetc_ibv_res_t *r)
 void gasnetc_ibv_srq_service(void)
 {
     int one = 1;
+    if (!GASNETC_ATOMIC_LOAD(&gasnetc_ibv.srq_low_any)) return; /* the common case: a load */
     if (!GASNETC_ATOMIC_CAS(&gasnetc_ibv.srq_low_any, one, 0)) return;
     for (int h = 0; h < gasnetc_ibv.nres; h++) top_up(&gasnetc_ibv.res[h]);
 }
