@@ -79,6 +79,7 @@ static void qp_create(gasnetc_cep_t *c, const qp_params_t *qp)
         memset(&a, 0, sizeof(a));
         a.send_cq = c->res->scq;
         a.recv_cq = c->res->rcq;
+        a.srq = c->res->srq; /* srq16: NULL unless GASNET_USE_SRQ chose SRQ (srq.c) */
         a.qp_type = IBV_QPT_RC;
         a.sq_sig_all = 0;
         a.cap.max_send_wr = (uint32_t)qp->sq_depth;
@@ -227,9 +228,11 @@ static void pools_init(int scq_total)
                           sizeof(gasnetc_sdesc_t), 64, 0, scq_total < 256 ? scq_total : 256);
     gasnetc_ibv_pool_init(&gasnetc_ibv.bbuf_pool, "bounce buffers (GASNET_BBUF_COUNT)",
                           GASNETC_IBV_BUFSZ, sizeof(gasnetc_ibv_slot_t), 8, bb_limit, 8);
-    gasnetc_ibv_pool_init(&gasnetc_ibv.rbuf_pool, "AM receive buffers (GASNET_AM_CREDITS_PP)",
-                          GASNETC_IBV_BUFSZ, sizeof(gasnetc_rbuf_t), 16, 0,
-                          gasnetc_ibv.nceps * pp + reply_room + spares);
+    if (gasnetc_ibv.srq_on) gasnetc_ibv_srq_pool_init(); /* srq16: bounded by GASNET_RBUF_COUNT */
+    else
+        gasnetc_ibv_pool_init(&gasnetc_ibv.rbuf_pool, "AM receive buffers (GASNET_AM_CREDITS_PP)",
+                              GASNETC_IBV_BUFSZ, sizeof(gasnetc_rbuf_t), 16, 0,
+                              gasnetc_ibv.nceps * pp + reply_room + spares);
 }
 
 static uint32_t random_psn(void)
@@ -288,13 +291,16 @@ void gasnetc_ibv_connect(gasnetc_ibv_port_t *ports, int nports, uint32_t rank, u
         for (int h = 0; h < t->nres; h++) t->res[h].hca = gasnetc_ibv_hca(h);
         read_params(&qp, &scq_depth);
         for (int q = 0; q < nqps; q++) per_hca[ports[gasnetc_ibv_qp_port(q)].hca->index] += npeers;
+        int srq = gasnetc_ibv_srq_decide(per_hca, t->res[0].hca->attr->max_cqe); /* srq16 */
         for (int h = 0; h < t->nres; h++) {
-            int want = per_hca[h] * qp.rq_depth, max = t->res[h].hca->attr->max_cqe;
+            int want = srq ? t->srq_plan.posted[h] + t->srq_plan.spares : per_hca[h] * qp.rq_depth,
+                max = t->res[h].hca->attr->max_cqe;
             if (want > max)
                 gasneti_fatalerror("%d receive queues of %d entries need a CQ of %d entries but "
                                    "%s allows %d: lower GASNET_AM_CREDITS_PP", per_hca[h],
                                    qp.rq_depth, want, t->res[h].hca->name, max);
             res_init(&t->res[h], t->res[h].hca, scq_depth, want > 0 ? want : 1);
+            gasnetc_ibv_srq_create(&t->res[h]); /* srq16 */
         }
         gasnetc_credit_total_init(&t->credit_total, t->credit_cfg.total);
         pools_init(scq_depth * t->nres);
@@ -313,7 +319,7 @@ void gasnetc_ibv_connect(gasnetc_ibv_port_t *ports, int nports, uint32_t rank, u
             c->res = &t->res[c->port->hca->index];
             qp_create(c, &qp);
             gasnetc_credit_init(&c->credit, &t->credit_cfg, &t->credit_total);
-            for (int i = 0; i < t->credit_cfg.pp; i++) gasnetc_ibv_post_rbuf(c, NULL);
+            for (int i = 0; !c->res->srq && i < t->credit_cfg.pp; i++) gasnetc_ibv_post_rbuf(c, NULL);
             psn[ci] = (base + (uint32_t)ci * 0x1357u) & 0xffffff;
             conn_addr_t *a = &out[(size_t)r * nqps + q];
             a->qpn = c->qp->qp_num;
@@ -324,6 +330,7 @@ void gasnetc_ibv_connect(gasnetc_ibv_port_t *ports, int nports, uint32_t rank, u
             memcpy(a->gid, c->port->gid, 16);
         }
     }
+    gasnetc_ibv_srq_fill(); /* srq16 */
     gasneti_boot->alltoall(out, (size_t)nqps * sizeof(conn_addr_t), in);
     for (ci = 0; ci < t->nceps; ci++) {
         gasnetc_cep_t *c = &t->ceps[ci];
@@ -343,6 +350,7 @@ void gasnetc_ibv_connect(gasnetc_ibv_port_t *ports, int nports, uint32_t rank, u
                          nports, t->credit_cfg.pp, t->credit_cfg.total, t->credit_cfg.slack,
                          qp.sq_depth, qp.rq_depth, t->ceps[0].inline_max,
                          (size_t)GASNETC_IBV_BUFSZ, t->packed_long_limit);
+        gasnetc_ibv_srq_report(); /* srq16 */
     }
     gasneti_boot->barrier(); /* every QP of the job is in RTS with its buffers posted */
 }

@@ -154,6 +154,7 @@ static int poll_recv(void)
         if (n < 0) gasneti_fatalerror("ibv_poll_cq (receive CQ of %s) failed: %d", r->hca->name, n);
         for (int i = 0; i < n; i++) {
             gasnetc_rbuf_t *rb = (gasnetc_rbuf_t *)(uintptr_t)wc[i].wr_id;
+            if (r->srq) gasnetc_ibv_srq_claim(rb, &wc[i]); /* srq16: sets rb->cep */
             if (__builtin_expect(wc[i].status != IBV_WC_SUCCESS, 0)) {
                 wc_failed(&wc[i], rb->cep, "rcv", "AM_RECEIVE"); /* returns only when exiting */
                 gasnetc_ibv_pool_put(&gasnetc_ibv.rbuf_pool, &rb->slot);
@@ -214,6 +215,7 @@ static void *async_main(void *arg)
         } else if (t == IBV_EVENT_PORT_ERR || t == IBV_EVENT_PORT_ACTIVE) {
             snprintf(where, sizeof(where), "hca=%s port=%d", r->hca->name, ev.element.port_num);
         }
+        if (t == IBV_EVENT_SRQ_LIMIT_REACHED) gasnetc_ibv_srq_limit_event(ev.element.srq); /* srq16 */
         ibv_ack_async_event(&ev);
         if (event_is_fatal(t) && !gasnetc_exit_in_progress()) {
             gasnetc_exit_check();

@@ -28,6 +28,7 @@
 #include "core/gasnet_core_private.h"
 #include "core/ibv/dynreg.h"
 #include "core/ibv/ibv.h"
+#include "core/ibv/srq_plan.h"
 
 #ifndef GASNETC_IBV_MAX_HCAS
 #define GASNETC_IBV_MAX_HCAS 1
@@ -103,6 +104,10 @@ typedef struct {
     int scq_avail;        /* atomic: free entries of scq */
     int scq_busy, rcq_busy; /* poll serialization flags (PAR) */
     struct ibv_mr *seg_mr; /* this process's segment, NULL before attach / size 0 */
+    struct ibv_srq *srq;  /* SRQ mode (srq.c): shared by every QP of this HCA, else NULL */
+    int srq_low;          /* atomic: the SRQ limit event fired, not yet serviced */
+    int srq_extra;        /* atomic: buffers posted beyond the plan by limit servicing */
+    int srq_limit_events; /* atomic: how many limit events (GASNET_VERBOSEENV at exit) */
 } gasnetc_ibv_res_t;
 
 /* ---- per connection (peer, QP index) ---------------------------------------------- */
@@ -179,6 +184,9 @@ typedef struct {
     gasnetc_credit_config_t credit_cfg;
     gasnetc_credit_total_t credit_total;
     gasnetc_ibv_pool_t desc_pool, bbuf_pool, rbuf_pool;
+    int srq_on;                  /* GASNET_USE_SRQ resolved (srq.c) */
+    int srq_low_any;             /* atomic: some res->srq_low is set */
+    gasnetc_srq_plan_t srq_plan; /* buffers and credits of the SRQ mode */
     gasnetc_ibv_deliver_fn deliver;
     /* parameters */
     size_t packed_long_limit;    /* GASNET_PACKEDLONG_LIMIT, capped to the buffer */
@@ -229,6 +237,35 @@ void gasnetc_ibv_send_ack(gasnetc_cep_t *cep, unsigned credits);
 /* Handles one receive completion (status already checked): credits,
  * replacement buffer, handler, hidden Reply.  Not in replies-only polls. */
 void gasnetc_ibv_recv_one(gasnetc_rbuf_t *rb, uint32_t byte_len);
+
+/* ---- srq.c (shared receive queues; core/ibv/README) ---------------------------------- */
+/* Resolves GASNET_USE_SRQ / GASNET_RBUF_COUNT once credit_cfg holds the
+ * per-connection policy and nceps_per_hca[h] the connections on HCA h;
+ * in SRQ mode re-resolves credit_cfg with the plan's credits.  Returns
+ * srq_on.  Fatal with one line when GASNET_RBUF_COUNT cannot work.  Init. */
+int gasnetc_ibv_srq_decide(const int *nceps_per_hca, int max_cqe);
+/* Creates r's SRQ (after its PD; before its QPs) when srq_on.  Init. */
+void gasnetc_ibv_srq_create(gasnetc_ibv_res_t *r);
+/* The receive buffer pool of the SRQ mode: all GASNET_RBUF_COUNT-bounded
+ * buffers created now, never grown.  Init. */
+void gasnetc_ibv_srq_pool_init(void);
+/* Posts every SRQ's planned buffers and arms its limit.  Init. */
+void gasnetc_ibv_srq_fill(void);
+/* Posts rb (NULL: one from the pool) on r's SRQ.  Handler-safe. */
+void gasnetc_ibv_srq_post(gasnetc_ibv_res_t *r, gasnetc_rbuf_t *rb);
+/* Sets rb->cep from the completion (qp_num; the header's source rank
+ * first).  Called by the receive poll for every SRQ completion. */
+void gasnetc_ibv_srq_claim(gasnetc_rbuf_t *rb, const struct ibv_wc *wc);
+/* Event thread: IBV_EVENT_SRQ_LIMIT_REACHED on srq. */
+void gasnetc_ibv_srq_limit_event(struct ibv_srq *srq);
+/* Receive path: tops up SRQs whose limit fired and re-arms them. */
+void gasnetc_ibv_srq_service(void);
+/* 1 when a consumed buffer of r need not be replaced (it was posted beyond
+ * the plan); consumes that allowance. */
+int gasnetc_ibv_srq_retire(gasnetc_ibv_res_t *r);
+/* GASNET_VERBOSEENV, rank 0: the SRQ decision and the registered bytes of
+ * the AM pools (plus VmPin/VmLck).  Init, after the pools exist. */
+void gasnetc_ibv_srq_report(void);
 
 /* ---- rma.c ----------------------------------------------------------------------------- */
 /* Installs the verbs RMA transport in the extended layer.  Init path. */

@@ -14,6 +14,8 @@ libgasnet_sources += \
 	core/ibv/cseg.c \
 	core/ibv/send.c \
 	core/ibv/recv.c \
+	core/ibv/srq.c \
+	core/ibv/srq_plan.c \
 	core/ibv/cq.c \
 	core/ibv/dynreg.c \
 	core/ibv/fh_ops.c \
@@ -27,6 +29,7 @@ noinst_HEADERS += \
 	core/ibv/dynreg.h \
 	core/ibv/fh_ibv.h \
 	core/ibv/rma_plan.h \
+	core/ibv/srq_plan.h \
 	core/ibv/ports_parse.h \
 	core/ibv/ports_select.h \
 	core/ibv/ports_probe.h \
@@ -42,6 +45,15 @@ tests_unit_test_ibv_parse_LDADD = $(TEST_SEQ_LIBS)
 tests_unit_test_ibv_select_SOURCES = tests/unit/test-ibv-select.c
 tests_unit_test_ibv_select_CPPFLAGS = $(TEST_SEQ_CPPFLAGS) -D_GNU_SOURCE
 tests_unit_test_ibv_select_LDADD = $(TEST_SEQ_LIBS)
+# SRQ sizing and the credits it leaves (srq16).
+UNIT_TESTS += tests/unit/test-srq-plan
+tests_unit_test_srq_plan_SOURCES = tests/unit/test-srq-plan.c core/ibv/srq_plan.c
+tests_unit_test_srq_plan_CPPFLAGS = $(TEST_SEQ_CPPFLAGS)
+UNIT_TESTS += tests/unit/test-srq-sim
+tests_unit_test_srq_sim_SOURCES = tests/unit/test-srq-sim.c core/ibv/srq_plan.c core/am/credit.c \
+	core/am/credit_policy.c
+tests_unit_test_srq_sim_CPPFLAGS = $(TEST_SEQ_CPPFLAGS)
+tests_unit_test_srq_sim_CFLAGS = $(LIB_CFLAGS)
 
 # tests/softroce/ibv-probe: runs discovery/selection with the GASNET_* params
 # and prints the result (used in the Soft-RoCE guest, and on real HCAs).
@@ -62,7 +74,10 @@ EXTRA_DIST += \
 	tests/softroce/verbs.d/README \
 	tests/softroce/variants \
 	tests/softroce/multirail.manifest \
-	tests/softroce/rail-traffic.sh
+	tests/softroce/rail-traffic.sh \
+	tests/softroce/rnr-zero.sh \
+	tests/softroce/srq-mem-model.sh \
+	tests/softroce/verbs.d/srq.manifest
 
 # Integration tests of the verbs AM transport (flood with credit checks).
 include $(top_srcdir)/tests/integration/verbs/local.mk

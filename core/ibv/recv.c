@@ -13,7 +13,9 @@
  *   5. give the buffer back to the pool (or free the copy).
  * A Reply returns its Request's credit (plus piggybacked ones); a hidden
  * Reply runs no handler.  Its buffer was posted for it before the Request
- * was sent, so it is simply returned to the pool.
+ * was sent, so it is simply returned to the pool.  With a shared receive
+ * queue (srq.c) no buffer is posted per Request: a Reply's buffer is
+ * replaced like a Request's, before its credits are counted.
  */
 #include "core/ibv/ibv_internal.h"
 
@@ -35,6 +37,30 @@ static void long_in_place(const gasnetc_cep_t *c, const gasnetc_am_hdr_t *h, con
     if (!gasnetc_in_segment(gasnetc_ibv.rank, dst, h->nbytes))
         corrupt(c, len, "Long destination outside this rank's segment");
     memcpy(dst, payload, h->nbytes);
+}
+
+/* Step 1: puts a buffer where *rbp was consumed (its QP, or the HCA's SRQ).
+ * A spare from the pool when there is one; else the message is copied into
+ * a malloc'ed buffer (returned; *rbp becomes NULL) and the received buffer
+ * is reposted.  SRQ: a buffer the limit event added beyond the plan
+ * (gasnetc_ibv_srq_retire) is not replaced, so the spares come back. */
+static uint8_t *replace(gasnetc_cep_t *c, gasnetc_rbuf_t **rbp, uint32_t len)
+{
+    int srq = gasnetc_ibv.srq_on;
+    if (srq && gasnetc_ibv_srq_retire(c->res)) return NULL;
+    gasnetc_rbuf_t *spare = (gasnetc_rbuf_t *)gasnetc_ibv_pool_get(&gasnetc_ibv.rbuf_pool, 0);
+    if (spare) {
+        if (srq) gasnetc_ibv_srq_post(c->res, spare);
+        else gasnetc_ibv_post_rbuf(c, spare);
+        return NULL;
+    }
+    uint8_t *copy = malloc(len ? len : 1);
+    if (!copy) gasneti_fatalerror("out of memory copying a %u-byte AM", len);
+    memcpy(copy, (*rbp)->slot.data, len);
+    if (srq) gasnetc_ibv_srq_post(c->res, *rbp);
+    else gasnetc_ibv_post_rbuf(c, *rbp);
+    *rbp = NULL;
+    return copy;
 }
 
 void gasnetc_ibv_recv_one(gasnetc_rbuf_t *rb, uint32_t len)
@@ -59,8 +85,10 @@ void gasnetc_ibv_recv_one(gasnetc_rbuf_t *rb, uint32_t len)
         break;
     }
     uint8_t *payload = rb->slot.data + off;
+    int srq = gasnetc_ibv.srq_on;
+    if (srq) gasnetc_ibv_srq_service();
 
-    if (!h.is_req) {
+    if (!h.is_req && !srq) {
         gasnetc_credit_node_t *chain = gasnetc_credit_receive(&c->credit, 1, h.credits);
         if (h.handler != GASNETC_HANDLER_CREDIT_ONLY) {
             if (packed) long_in_place(c, &h, payload, len);
@@ -71,18 +99,20 @@ void gasnetc_ibv_recv_one(gasnetc_rbuf_t *rb, uint32_t len)
         return;
     }
 
-    /* 1. replacement buffer */
-    uint8_t *copy = NULL;
-    gasnetc_rbuf_t *spare = (gasnetc_rbuf_t *)gasnetc_ibv_pool_get(&gasnetc_ibv.rbuf_pool, 0);
-    if (spare) {
-        gasnetc_ibv_post_rbuf(c, spare);
-    } else {
-        copy = malloc(len ? len : 1);
-        if (!copy) gasneti_fatalerror("out of memory copying a %u-byte AM", len);
-        memcpy(copy, rb->slot.data, len);
-        payload = copy + off;
-        gasnetc_ibv_post_rbuf(c, rb);
-        rb = NULL;
+    /* 1. replacement buffer (SRQ: for Replies too, since their buffers are
+     * not posted per Request; core/ibv/README "Shared receive queues") */
+    uint8_t *copy = replace(c, &rb, len);
+    if (copy) payload = copy + off;
+    if (!h.is_req) { /* SRQ Reply: credits, handler, buffer back */
+        gasnetc_credit_node_t *chain = gasnetc_credit_receive(&c->credit, 1, h.credits);
+        if (h.handler != GASNETC_HANDLER_CREDIT_ONLY) {
+            if (packed) long_in_place(c, &h, payload, len);
+            gasnetc_ibv.deliver(&h, h.category == GASNETC_AM_MEDIUM ? payload : NULL, c);
+        }
+        if (rb) gasnetc_ibv_pool_put(&gasnetc_ibv.rbuf_pool, &rb->slot);
+        else free(copy);
+        gasnetc_ibv_send_chain(chain);
+        return;
     }
     /* 2. credits */
     gasnetc_ibv_send_chain(gasnetc_credit_receive(&c->credit, 0, h.credits));

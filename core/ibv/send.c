@@ -123,7 +123,8 @@ void gasnetc_ibv_post_rbuf(gasnetc_cep_t *c, gasnetc_rbuf_t *rb)
 static void send_granted(gasnetc_sdesc_t *d, unsigned flags)
 {
     gasnetc_cep_t *c = d->cep;
-    if (flags & GASNETC_CREDIT_POST_RBUF) gasnetc_ibv_post_rbuf(c, NULL);
+    if ((flags & GASNETC_CREDIT_POST_RBUF) && !c->res->srq) /* SRQ: sized for Replies (srq.c) */
+        gasnetc_ibv_post_rbuf(c, NULL);
     d->hdr[3] = (uint8_t)gasnetc_credit_piggyback(&c->credit, GASNETC_CREDIT_WIRE_MAX);
     gasnetc_ibv_post_desc(d);
 }

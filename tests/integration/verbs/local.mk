@@ -15,3 +15,11 @@ tests_integration_verbs_am_flood_par_SOURCES = tests/integration/verbs/am-flood.
 tests_integration_verbs_am_flood_par_CPPFLAGS = $(IT_PAR_CPPFLAGS)
 tests_integration_verbs_am_flood_par_CFLAGS = $(IT_CFLAGS) -pthread
 tests_integration_verbs_am_flood_par_LDADD = $(TEST_PAR_LIBS)
+
+# What the AM transport pins (VmPin) at start and after traffic: the
+# measured points of core/ibv/README "Memory and start-up model" (srq16).
+INTEGRATION_TESTS += tests/integration/verbs/srq-mem
+tests_integration_verbs_srq_mem_SOURCES = tests/integration/verbs/srq-mem.c
+tests_integration_verbs_srq_mem_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
+tests_integration_verbs_srq_mem_CFLAGS = $(IT_CFLAGS)
+tests_integration_verbs_srq_mem_LDADD = $(TEST_SEQ_LIBS)
