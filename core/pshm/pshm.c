@@ -24,8 +24,10 @@
 #endif
 
 /* Messages delivered per queue and poll call: bounds the time one poll
- * spends in handlers while keeping the per-call overhead amortised. */
-#define GASNETC_PSHM_POLL_BATCH 8
+ * spends in handlers while keeping the per-call overhead amortised (one
+ * queue depth by default, so a sender blocked on a full queue is freed by
+ * one poll). */
+#define GASNETC_PSHM_POLL_BATCH 32
 /* Exit word: 0 = nobody exited; else EXIT_SET | (uint32_t)code. */
 #define GASNETC_PSHM_EXIT_SET (UINT64_C(1) << 32)
 
@@ -211,16 +213,31 @@ int gasnetc_pshm_try_send(uint32_t dest, const gasnetc_am_hdr_t *hdr, const void
     return rc;
 }
 
-static int drain(gasnetc_pshmq_t *q, gasnetc_pshm_deliver_fn deliver)
+/* One consumer per queue at a time: then taking a message needs no atomic
+ * read-modify-write (gasnetc_pshmq_take1).  A SEQ or PARSYNC process has
+ * one polling thread; in PAR, a thread that finds the queue's drain flag
+ * taken leaves the queue to its holder (who is delivering right now). */
+#if defined(GASNET_PAR)
+static int drain_busy[2]; /* [0] my Reply queue, [1] my Request queue */
+#define DRAIN_ENTER(w) (!__atomic_exchange_n(&drain_busy[w], 1, __ATOMIC_ACQUIRE))
+#define DRAIN_LEAVE(w) __atomic_store_n(&drain_busy[w], 0, __ATOMIC_RELEASE)
+#else
+#define DRAIN_ENTER(w) 1
+#define DRAIN_LEAVE(w) ((void)0)
+#endif
+
+static int drain(gasnetc_pshmq_t *q, int which, gasnetc_pshm_deliver_fn deliver)
 {
     gasnetc_pshmq_msg_t m;
     int n = 0;
-    while (n < GASNETC_PSHM_POLL_BATCH && gasnetc_pshmq_take(q, &m)) {
+    if (!DRAIN_ENTER(which)) return 0;
+    while (n < GASNETC_PSHM_POLL_BATCH && gasnetc_pshmq_take1(q, &m)) {
         /* The slot stays ours while the handler runs. */
         deliver(m.hdr, m.hdr->category == GASNETC_AM_LONG ? NULL : m.payload);
         gasnetc_pshmq_release(q, &m);
         n++;
     }
+    DRAIN_LEAVE(which);
     return n;
 }
 
@@ -230,8 +247,8 @@ int gasnetc_pshm_poll(int replies_only)
     int n;
 
     if (!st->initialized || !st->mapped) return 0;
-    n = drain(st->repq[st->my_index], st->deliver);
-    if (!replies_only) n += drain(st->reqq[st->my_index], st->deliver);
+    n = drain(st->repq[st->my_index], 0, st->deliver);
+    if (!replies_only) n += drain(st->reqq[st->my_index], 1, st->deliver);
     return n;
 }
 
