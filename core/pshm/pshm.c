@@ -46,6 +46,36 @@ const char *gasnetc_pshm_jobid(void)
     return gasnetc_pshm_state.jobid[0] ? gasnetc_pshm_state.jobid : NULL;
 }
 
+/* ---- barrier area ------------------------------------------------------------- */
+static uint32_t bar_rounds(uint32_t n)
+{
+    uint32_t r = 0;
+    while (r < 32 && ((uint64_t)1 << r) < n) r++;
+    return r;
+}
+
+static size_t bar_per_epoch(uint32_t n)
+{
+    size_t b = (size_t)bar_rounds(n) * GASNETC_PSHM_BAR_ENTRY;
+    return (b + 63) / 64 * 64;
+}
+
+/* Bytes of the barrier area of an n-rank neighbourhood. */
+static size_t bar_bytes(uint32_t n)
+{
+    return (size_t)n * GASNETC_PSHM_BAR_WINDOW * bar_per_epoch(n);
+}
+
+void *gasnetc_pshm_barrier_area(uint32_t *rounds, size_t *per_epoch, size_t *per_rank)
+{
+    gasnetc_pshm_state_t *st = &gasnetc_pshm_state;
+    if (!st->initialized || !st->shared) return NULL;
+    *rounds = bar_rounds(st->n);
+    *per_epoch = bar_per_epoch(st->n);
+    *per_rank = GASNETC_PSHM_BAR_WINDOW * *per_epoch;
+    return (char *)st->shared + sizeof(gasnetc_pshm_shared_t) + 2 * (size_t)st->n * st->shared->qsize;
+}
+
 /* ---- init -------------------------------------------------------------------- */
 /* Leader: formats the neighbourhood object at mem. */
 static void shared_format(gasnetc_pshm_shared_t *sh, uint32_t n, uint32_t depth, size_t qsize)
@@ -67,7 +97,8 @@ static int shared_bind(gasnetc_pshm_state_t *st, const char *name)
     char *base = (char *)sh + sizeof(*sh);
 
     if (__atomic_load_n(&sh->magic, __ATOMIC_ACQUIRE) != GASNETC_PSHM_SHARED_MAGIC ||
-        sh->n != st->n || sizeof(*sh) + 2 * (size_t)sh->n * sh->qsize > st->shared_len) {
+        sh->n != st->n ||
+        sizeof(*sh) + 2 * (size_t)sh->n * sh->qsize + bar_bytes(sh->n) > st->shared_len) {
         gasnetc_pshm_error("PSHM: %s does not hold the AM queues of a %u-rank neighbourhood; "
                            "ranks disagree on GASNET_SUPERNODE_MAXSIZE or on their hosts",
                            name, st->n);
@@ -122,13 +153,14 @@ int gasnetc_pshm_init(const gasneti_bootstrap_ops_t *boot, uint32_t rank, uint32
         status = -1;
     } else {
         qsize = gasnetc_pshmq_size((uint32_t)depth, GASNETC_IBV_MAX_MEDIUM);
-        if (qsize == 0 || qsize > (SIZE_MAX - sizeof(gasnetc_pshm_shared_t)) / (2 * st->n)) {
+        if (qsize == 0 ||
+            qsize > (SIZE_MAX - sizeof(gasnetc_pshm_shared_t) - bar_bytes(st->n)) / (2 * st->n)) {
             gasnetc_pshm_error("PSHM: AM queues for %u ranks x GASNET_PSHM_NETWORK_DEPTH=%lld "
                                "do not fit in memory; lower GASNET_PSHM_NETWORK_DEPTH",
                                st->n, (long long)depth);
             status = -1;
         }
-        len = sizeof(gasnetc_pshm_shared_t) + 2 * (size_t)st->n * qsize;
+        len = sizeof(gasnetc_pshm_shared_t) + 2 * (size_t)st->n * qsize + bar_bytes(st->n);
     }
     st->shared_len = len;
     gasnetc_pshm_obj_name(name, sizeof(name), "am", st->ranks[0]);
