@@ -28,7 +28,7 @@
 #define GASNETE_PSHMBAR_DONE ((uint64_t)1 << 63)
 /* Flag checks between two polls while waiting (a poll costs far more than
  * a check; the barrier's latency is one flag's arrival). */
-#define GASNETE_PSHMBAR_SPIN 32
+#define GASNETE_PSHMBAR_SPIN 8
 
 typedef struct {
     uint32_t epoch_p1; /* epoch + 1 (0: never written); written last */
