@@ -24,6 +24,7 @@
  */
 #include "extended/barrier_pshm.h"
 #include "core/pshm/pshm.h"
+#include "core/gasnet_core_private.h" /* gasnetc_poll_wait_begin */
 
 #define GASNETE_PSHMBAR_DONE ((uint64_t)1 << 63)
 /* Flag checks between two polls while waiting (a poll costs far more than
@@ -183,6 +184,11 @@ void gasnete_pshmbar_start(gasnete_op_t *op, gasnete_bval_t mine)
 
 void gasnete_pshmbar_wait(gasnete_op_t *op)
 {
+    /* A new wait: the poll's idle count starts over, so the polls of this
+     * barrier yield only after the usual spin (core/README "Progress under
+     * contention"), not at once because earlier barriers delivered no
+     * message (a barrier-only loop never does). */
+    gasnetc_poll_wait_begin();
     for (;;) {
         for (int i = 0; i < GASNETE_PSHMBAR_SPIN; i++) {
             if (pshmbar_test(op)) return;
