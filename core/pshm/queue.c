@@ -118,7 +118,12 @@ int gasnetc_pshmq_try_send(gasnetc_pshmq_t *q, const gasnetc_am_hdr_t *hdr, cons
             pos = __atomic_load_n(&q->tail, __ATOMIC_RELAXED);
         }
     }
-    memcpy(&s->hdr, hdr, GASNETC_PSHMQ_HDR_BYTES(hdr));
+    /* Constant sizes, so the copies are inlined: up to 6 arguments stay in
+     * the slot's first cache line. */
+    if (hdr->nargs <= 6)
+        memcpy(&s->hdr, hdr, __builtin_offsetof(gasnetc_am_hdr_t, args) + 6 * 4);
+    else
+        s->hdr = *hdr;
     s->nbytes = nbytes;
     if (nbytes) memcpy(payload_at(q, s, idx, nbytes), payload, nbytes);
     /* Release: the consumer that reads seq == pos+1 sees hdr and payload. */

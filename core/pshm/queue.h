@@ -56,14 +56,6 @@ typedef struct gasnetc_pshmq {
     uint64_t mask;        /* depth - 1 when depth is a power of two, else 0 */
 } gasnetc_pshmq_t;
 
-/* Bytes of the AM header copied into a slot: the fixed part and the
- * arguments in use (the unused ones are never read; a count above 16 is
- * refused by the dispatcher).  With up to 6 arguments, turn word, byte
- * count and header fit in the slot's first cache line. */
-#define GASNETC_PSHMQ_HDR_BYTES(h)                  \
-    (__builtin_offsetof(gasnetc_am_hdr_t, args) +   \
-     4 * (size_t)((h)->nargs > GASNETC_AM_MAX_ARGS ? GASNETC_AM_MAX_ARGS : (h)->nargs))
-
 /* A message taken off the queue, valid until gasnetc_pshmq_release. */
 typedef struct {
     const gasnetc_am_hdr_t *hdr;
