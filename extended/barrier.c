@@ -12,6 +12,7 @@
  * order (spec: the two kinds must not overlap on the primordial team).
  */
 #include "extended/team.h"
+#include "extended/barrier_pshm.h"
 
 #include <gasnet_coll.h>
 
@@ -71,6 +72,7 @@ void gasnete_barrier_init(void)
          GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REQUEST, 4, NULL, "gasnete_barrier_reqh"},
     };
     gasnetc_register_internal_handlers(table, sizeof(table) / sizeof(table[0]));
+    gasnete_pshmbar_init();
 }
 
 /* Sends team t's ready messages and completes its finished barriers. */
@@ -98,6 +100,7 @@ static void barrier_progress_team(struct gasnete_team_s *t)
 
 void gasnete_barrier_progress(void)
 {
+    gasnete_pshmbar_progress();
     if (gasnete_bar_in_progress) return;
     gasnete_bar_in_progress = 1;
     gasnete_team_each_busy(barrier_progress_team);
@@ -121,6 +124,10 @@ static gasnete_op_t *gasnete_barrier_start(gex_TM_t tm, gasnete_bval_t mine, con
     op->coll_test = gasnete_barrier_test_op;
     op->coll_data = 0;
     __atomic_thread_fence(__ATOMIC_SEQ_CST); /* release: prior accesses precede the barrier */
+    if (gasnete_pshmbar_usable(t)) { /* shared-memory flags (barrier_pshm.c) */
+        gasnete_pshmbar_start(op, mine);
+        return op;
+    }
     int rc;
     while ((rc = gasnete_bar_start(&t->bar, mine, op, NULL)) == 1) {
         /* Too many barriers in flight: let the oldest ones finish (the
@@ -138,6 +145,7 @@ static gasnete_op_t *gasnete_barrier_start(gex_TM_t tm, gasnete_bval_t mine, con
 /* Polls until op completes; returns its result and frees op. */
 static gasnete_bval_t gasnete_barrier_finish(gasnete_op_t *op)
 {
+    if (gasnete_pshmbar_is(op)) gasnete_pshmbar_wait(op);
     while (!gasnete_barrier_test_op(op)) {
         gasnetc_poll();
         gasneti_pollwait_hint();

@@ -24,8 +24,10 @@
 #endif
 
 /* Messages delivered per queue and poll call: bounds the time one poll
- * spends in handlers while keeping the per-call overhead amortised. */
-#define GASNETC_PSHM_POLL_BATCH 8
+ * spends in handlers while keeping the per-call overhead amortised (one
+ * queue depth by default, so a sender blocked on a full queue is freed by
+ * one poll). */
+#define GASNETC_PSHM_POLL_BATCH 32
 /* Exit word: 0 = nobody exited; else EXIT_SET | (uint32_t)code. */
 #define GASNETC_PSHM_EXIT_SET (UINT64_C(1) << 32)
 
@@ -42,6 +44,36 @@ static void jobid_choose(char *buf)
 const char *gasnetc_pshm_jobid(void)
 {
     return gasnetc_pshm_state.jobid[0] ? gasnetc_pshm_state.jobid : NULL;
+}
+
+/* ---- barrier area ------------------------------------------------------------- */
+static uint32_t bar_rounds(uint32_t n)
+{
+    uint32_t r = 0;
+    while (r < 32 && ((uint64_t)1 << r) < n) r++;
+    return r;
+}
+
+static size_t bar_per_epoch(uint32_t n)
+{
+    size_t b = (size_t)bar_rounds(n) * GASNETC_PSHM_BAR_ENTRY;
+    return (b + 63) / 64 * 64;
+}
+
+/* Bytes of the barrier area of an n-rank neighbourhood. */
+static size_t bar_bytes(uint32_t n)
+{
+    return (size_t)n * GASNETC_PSHM_BAR_WINDOW * bar_per_epoch(n);
+}
+
+void *gasnetc_pshm_barrier_area(uint32_t *rounds, size_t *per_epoch, size_t *per_rank)
+{
+    gasnetc_pshm_state_t *st = &gasnetc_pshm_state;
+    if (!st->initialized || !st->shared) return NULL;
+    *rounds = bar_rounds(st->n);
+    *per_epoch = bar_per_epoch(st->n);
+    *per_rank = GASNETC_PSHM_BAR_WINDOW * *per_epoch;
+    return (char *)st->shared + sizeof(gasnetc_pshm_shared_t) + 2 * (size_t)st->n * st->shared->qsize;
 }
 
 /* ---- init -------------------------------------------------------------------- */
@@ -65,7 +97,8 @@ static int shared_bind(gasnetc_pshm_state_t *st, const char *name)
     char *base = (char *)sh + sizeof(*sh);
 
     if (__atomic_load_n(&sh->magic, __ATOMIC_ACQUIRE) != GASNETC_PSHM_SHARED_MAGIC ||
-        sh->n != st->n || sizeof(*sh) + 2 * (size_t)sh->n * sh->qsize > st->shared_len) {
+        sh->n != st->n ||
+        sizeof(*sh) + 2 * (size_t)sh->n * sh->qsize + bar_bytes(sh->n) > st->shared_len) {
         gasnetc_pshm_error("PSHM: %s does not hold the AM queues of a %u-rank neighbourhood; "
                            "ranks disagree on GASNET_SUPERNODE_MAXSIZE or on their hosts",
                            name, st->n);
@@ -120,13 +153,14 @@ int gasnetc_pshm_init(const gasneti_bootstrap_ops_t *boot, uint32_t rank, uint32
         status = -1;
     } else {
         qsize = gasnetc_pshmq_size((uint32_t)depth, GASNETC_IBV_MAX_MEDIUM);
-        if (qsize == 0 || qsize > (SIZE_MAX - sizeof(gasnetc_pshm_shared_t)) / (2 * st->n)) {
+        if (qsize == 0 ||
+            qsize > (SIZE_MAX - sizeof(gasnetc_pshm_shared_t) - bar_bytes(st->n)) / (2 * st->n)) {
             gasnetc_pshm_error("PSHM: AM queues for %u ranks x GASNET_PSHM_NETWORK_DEPTH=%lld "
                                "do not fit in memory; lower GASNET_PSHM_NETWORK_DEPTH",
                                st->n, (long long)depth);
             status = -1;
         }
-        len = sizeof(gasnetc_pshm_shared_t) + 2 * (size_t)st->n * qsize;
+        len = sizeof(gasnetc_pshm_shared_t) + 2 * (size_t)st->n * qsize + bar_bytes(st->n);
     }
     st->shared_len = len;
     gasnetc_pshm_obj_name(name, sizeof(name), "am", st->ranks[0]);
@@ -211,16 +245,31 @@ int gasnetc_pshm_try_send(uint32_t dest, const gasnetc_am_hdr_t *hdr, const void
     return rc;
 }
 
-static int drain(gasnetc_pshmq_t *q, gasnetc_pshm_deliver_fn deliver)
+/* One consumer per queue at a time: then taking a message needs no atomic
+ * read-modify-write (gasnetc_pshmq_take1).  A SEQ or PARSYNC process has
+ * one polling thread; in PAR, a thread that finds the queue's drain flag
+ * taken leaves the queue to its holder (who is delivering right now). */
+#if defined(GASNET_PAR)
+static int drain_busy[2]; /* [0] my Reply queue, [1] my Request queue */
+#define DRAIN_ENTER(w) (!__atomic_exchange_n(&drain_busy[w], 1, __ATOMIC_ACQUIRE))
+#define DRAIN_LEAVE(w) __atomic_store_n(&drain_busy[w], 0, __ATOMIC_RELEASE)
+#else
+#define DRAIN_ENTER(w) 1
+#define DRAIN_LEAVE(w) ((void)0)
+#endif
+
+static int drain(gasnetc_pshmq_t *q, int which, gasnetc_pshm_deliver_fn deliver)
 {
     gasnetc_pshmq_msg_t m;
     int n = 0;
-    while (n < GASNETC_PSHM_POLL_BATCH && gasnetc_pshmq_take(q, &m)) {
+    if (!DRAIN_ENTER(which)) return 0;
+    while (n < GASNETC_PSHM_POLL_BATCH && gasnetc_pshmq_take1(q, &m)) {
         /* The slot stays ours while the handler runs. */
         deliver(m.hdr, m.hdr->category == GASNETC_AM_LONG ? NULL : m.payload);
         gasnetc_pshmq_release(q, &m);
         n++;
     }
+    DRAIN_LEAVE(which);
     return n;
 }
 
@@ -230,8 +279,8 @@ int gasnetc_pshm_poll(int replies_only)
     int n;
 
     if (!st->initialized || !st->mapped) return 0;
-    n = drain(st->repq[st->my_index], st->deliver);
-    if (!replies_only) n += drain(st->reqq[st->my_index], st->deliver);
+    n = drain(st->repq[st->my_index], 0, st->deliver);
+    if (!replies_only) n += drain(st->reqq[st->my_index], 1, st->deliver);
     return n;
 }
 

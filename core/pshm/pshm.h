@@ -73,6 +73,15 @@ int gasnetc_pshm_try_send(uint32_t dest, const gasnetc_am_hdr_t *hdr, const void
  * Thread-safe in PAR builds (several pollers may run at once). */
 int gasnetc_pshm_poll(int replies_only);
 
+/* Barrier flags in shared memory (extended/barrier_pshm.c): for each
+ * neighbour index i, GASNETC_PSHM_BAR_WINDOW epochs x *rounds entries of
+ * GASNETC_PSHM_BAR_ENTRY bytes, each epoch's entries starting on a cache
+ * line; *rounds = ceil(log2 n).  Zeroed at init.  NULL before init.
+ * *per_rank receives the bytes of one neighbour's part. */
+#define GASNETC_PSHM_BAR_WINDOW 64
+#define GASNETC_PSHM_BAR_ENTRY 16
+void *gasnetc_pshm_barrier_area(uint32_t *rounds, size_t *per_epoch, size_t *per_rank);
+
 /* Job-wide exit word in shared memory (one per neighbourhood): the first
  * process to exit sets it; others see it when polling.  Returns 1 and the
  * code if set. */

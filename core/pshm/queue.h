@@ -3,6 +3,9 @@
  * not).  It holds no pointers, only offsets, so every process may map the
  * block at a different address.
  *
+ * Layout: the slots are small and packed (header and small payloads); a
+ * larger payload goes to the slot's buffer in a separate area.
+ *
  * Algorithm: sequence-numbered slots (Vyukov's bounded MPMC queue).  Slot
  * i's sequence word says whose turn it is: seq == pos means "free for the
  * producer of position pos", seq == pos + 1 means "filled, for the consumer
@@ -23,25 +26,34 @@
 
 /* Alignment of the queue block, of every slot, and of every payload. */
 #define GASNETC_PSHMQ_ALIGN 64
-/* Offset of the payload inside a slot (after seq and the AM header). */
+/* Bytes of one slot: turn word, byte count and AM header in the first 128
+ * bytes, then up to GASNETC_PSHMQ_INLINE bytes of payload.  Slots are
+ * packed, so a stream of small messages walks consecutive cache lines. */
+#define GASNETC_PSHMQ_SLOT 256
+/* Offset of the inline payload inside a slot. */
 #define GASNETC_PSHMQ_PAYLOAD_OFF 128
-#define GASNETC_PSHMQ_MAGIC 0x50534851u /* "PSHQ" */
+/* Payloads up to this size travel inside the slot; larger ones in the
+ * slot's buffer of the payload area (one max_payload buffer per slot). */
+#define GASNETC_PSHMQ_INLINE (GASNETC_PSHMQ_SLOT - GASNETC_PSHMQ_PAYLOAD_OFF)
+#define GASNETC_PSHMQ_MAGIC 0x50534852u /* "PSHR" (layout 2) */
 
-/* One slot; the payload follows at GASNETC_PSHMQ_PAYLOAD_OFF. */
+/* One slot; the inline payload follows at GASNETC_PSHMQ_PAYLOAD_OFF. */
 typedef struct {
     uint64_t seq;      /* turn word (see above) */
-    uint64_t nbytes;   /* payload bytes copied into this slot */
+    uint64_t nbytes;   /* payload bytes copied for this message */
     gasnetc_am_hdr_t hdr;
 } gasnetc_pshmq_slot_t;
 
-/* The queue header at the start of the block; slots follow it. */
+/* The queue header at the start of the block; the depth slots follow it,
+ * then the payload area (depth buffers of buf_size bytes). */
 typedef struct gasnetc_pshmq {
     uint64_t tail __attribute__((__aligned__(GASNETC_PSHMQ_ALIGN))); /* next position to fill */
     uint64_t head __attribute__((__aligned__(GASNETC_PSHMQ_ALIGN))); /* next position to take */
     uint32_t magic __attribute__((__aligned__(GASNETC_PSHMQ_ALIGN)));
     uint32_t depth;       /* number of slots */
-    uint64_t slot_size;   /* bytes per slot, a multiple of GASNETC_PSHMQ_ALIGN */
-    uint64_t max_payload; /* payload capacity of one slot */
+    uint64_t buf_size;    /* bytes per payload buffer, a multiple of GASNETC_PSHMQ_ALIGN */
+    uint64_t max_payload; /* payload capacity of one message */
+    uint64_t mask;        /* depth - 1 when depth is a power of two, else 0 */
 } gasnetc_pshmq_t;
 
 /* A message taken off the queue, valid until gasnetc_pshmq_release. */
@@ -53,7 +65,8 @@ typedef struct {
     uint64_t pos;
 } gasnetc_pshmq_msg_t;
 
-/* Bytes one slot occupies for max_payload bytes of payload. */
+/* Bytes one slot occupies, its payload buffer included, for max_payload
+ * bytes of payload (0 if too large). */
 size_t gasnetc_pshmq_slot_size(size_t max_payload);
 
 /* Bytes a queue of depth slots needs (a multiple of GASNETC_PSHMQ_ALIGN),
@@ -81,6 +94,13 @@ int gasnetc_pshmq_try_send(gasnetc_pshmq_t *q, const gasnetc_am_hdr_t *hdr,
  * empty (or the oldest message is still being written).  The slot stays
  * reserved until gasnetc_pshmq_release(q, msg). */
 int gasnetc_pshmq_take(gasnetc_pshmq_t *q, gasnetc_pshmq_msg_t *msg);
+
+/* The same for a queue with one consumer at a time (the caller guarantees
+ * it: a SEQ process, or a lock held around the drain): no atomic
+ * read-modify-write, the head is advanced by a plain store.  Nested calls
+ * from the same thread (a handler that polls) are fine.  Consumers of one
+ * queue must not mix the two forms concurrently. */
+int gasnetc_pshmq_take1(gasnetc_pshmq_t *q, gasnetc_pshmq_msg_t *msg);
 
 /* Gives the slot of a taken message back to producers. */
 void gasnetc_pshmq_release(gasnetc_pshmq_t *q, const gasnetc_pshmq_msg_t *msg);

@@ -61,6 +61,12 @@ def parse_args(argv):
     p.add_argument("--no-host", action="store_true", help="skip the host (PSHM) phase")
     p.add_argument("--no-guest", action="store_true", help="skip the Soft-RoCE guest phase")
     p.add_argument("--no-icount", action="store_true", help="skip the callgrind counts")
+    p.add_argument("--debug-builddir",
+                   help="a --enable-debug build for the debug/release instruction counts "
+                        "(default BUILDDIR/tests/perf/debug-build, configured and built on "
+                        "demand: the first run takes minutes)")
+    p.add_argument("--no-debug-icount", action="store_true",
+                   help="count the release build only")
     p.add_argument("--guest-timeout", type=int, default=540, help="guest time limit, s")
     p.add_argument("--softroce-run", help="softroce-run path (default SRCDIR/tests/softroce/)")
     p.add_argument("--verbs-native", action="store_true",
@@ -375,6 +381,30 @@ def host_rows(args, profile, data):
     return rows
 
 
+TWOWAY_LIMIT = 10.0  # issue 17: oversubscribed at most 10x the 2-process time
+
+
+def twoway_notes(rows):
+    """One note per two-way row: the per-round ratios (4 processes on this
+    host against 2, same round) and the worst, against the 10x limit."""
+    notes = []
+    for r in rows:
+        if not r["test"].startswith("tw_"):
+            continue
+        ours = r["ours"].get("rounds") or []
+        ref = r["reference"].get("rounds") or []
+        ratios = [o / f for o, f in zip(ours, ref) if o and f]
+        if not ratios:
+            continue
+        worst = max(ratios)
+        notes.append("%s %d: %d processes against 2, per-round ratios %s; worst %.2f (%s the "
+                     "%gx limit)" % (r["test"], r["size"], r.get("ranks", 0),
+                                     ", ".join("%.2f" % x for x in ratios), worst,
+                                     "within" if worst <= TWOWAY_LIMIT else "OVER",
+                                     TWOWAY_LIMIT))
+    return notes
+
+
 def verbs_profile_name(args):
     return args.verbs_profile or ("verbs-quick" if args.quick else "verbs")
 
@@ -470,9 +500,10 @@ def git_commit(srcdir):
         return None
 
 
-def run_icount(args, rawdir):
-    path = os.path.join(rawdir, "icount.json")
-    cmd = ["bash", os.path.join(HERE, "icount.sh"), "--builddir", args.builddir, "--json", path]
+def run_icount(args, rawdir, builddir=None, tag="icount"):
+    path = os.path.join(rawdir, tag + ".json")
+    cmd = ["bash", os.path.join(HERE, "icount.sh"), "--builddir", builddir or args.builddir,
+           "--json", path]
     if args.quick:
         cmd += ["--count", "2000"]
     rc = subprocess.run(cmd).returncode
@@ -480,6 +511,84 @@ def run_icount(args, rawdir):
         return None, "icount.sh exit %d" % rc
     with open(path) as f:
         return json.load(f), None
+
+
+# The release build's 8-byte neighbour put must stay within this many
+# instructions (issue 17: the inline PSHM path; a debug build checks every
+# argument in the library instead).
+PUT8_RELEASE_LIMIT = 40
+
+
+def debug_build(args, logf):
+    """A --enable-debug build of the same sources with perf-inject built:
+    (builddir, None) or (None, reason).  Configured on first use; later
+    runs only run make (incremental)."""
+    d = os.path.abspath(args.debug_builddir or
+                        os.path.join(args.builddir, "tests", "perf", "debug-build"))
+    src = os.path.abspath(args.srcdir)
+    os.makedirs(d, exist_ok=True)
+
+    def step(cmd, cwd, timeout):
+        logf.write("$ %s   (in %s)\n" % (" ".join(cmd), cwd))
+        logf.flush()
+        try:
+            p = subprocess.run(cmd, cwd=cwd, stdout=logf, stderr=subprocess.STDOUT,
+                               timeout=timeout)
+            return None if p.returncode == 0 else "%s exit %d" % (cmd[0], p.returncode)
+        except subprocess.TimeoutExpired:
+            return "%s timed out after %d s" % (cmd[0], timeout)
+        except OSError as e:
+            return "%s: %s" % (cmd[0], e)
+
+    if not os.path.exists(os.path.join(d, "config.status")):
+        confsrc = src
+        if os.path.exists(os.path.join(src, "config.status")):
+            # Configured in place: autoconf refuses a second build of the
+            # tree, so configure a copy of its sources.
+            confsrc = os.path.join(d, "src")
+            why = step(["bash", os.path.join(src, "tests", "harness", "copy-sources.sh"), src,
+                        confsrc, d], d, 600)
+            if why:
+                return None, "copying the sources for the debug build failed: " + why
+        why = step([os.path.join(confsrc, "configure"), "--enable-debug", "--without-mpi"], d,
+                   900)
+        if why:
+            return None, "configuring the --enable-debug build failed: " + why
+    why = step(["make", "--no-print-directory", "-j2", "gasnetrun_ibv", "tests/perf/perf-inject"],
+               d, 1500)
+    if why:
+        return None, "building the --enable-debug build failed: " + why
+    return d, None
+
+
+def icount_comparison(release, debug):
+    """Per op: release and debug instructions, and the release limit."""
+    rel = {o["op"]: o["per_op"] for o in (release or {}).get("ops", [])}
+    dbg = {o["op"]: o["per_op"] for o in (debug or {}).get("ops", [])}
+    rows = []
+    for op in sorted(set(rel) | set(dbg)):
+        r, d = rel.get(op), dbg.get(op)
+        limit = PUT8_RELEASE_LIMIT if op.startswith("put8") else None
+        rows.append({"op": op, "release": r, "debug": d,
+                     "debug_over_release": d / r if r and d is not None else None,
+                     "release_limit": limit,
+                     "release_within_limit": (r <= limit) if (limit and r is not None) else None})
+    return rows
+
+
+def print_icount(rows, debug_reason):
+    print("Instructions per operation (callgrind): release build beside --enable-debug build")
+    print("%-10s %10s %10s %8s  %s" % ("op", "release", "debug", "debug/rel", "release limit"))
+    for r in rows:
+        f = lambda v: "-" if v is None else "%.1f" % v  # noqa: E731
+        lim = "-" if r["release_limit"] is None else "%d (%s)" % (
+            r["release_limit"], "ok" if r["release_within_limit"] else "EXCEEDED")
+        print("%-10s %10s %10s %8s  %s" % (r["op"], f(r["release"]), f(r["debug"]),
+                                          "-" if r["debug_over_release"] is None else
+                                          "%.2f" % r["debug_over_release"], lim))
+    if debug_reason:
+        print("  debug build: %s" % debug_reason)
+    print()
 
 
 def main(argv):
@@ -510,6 +619,7 @@ def main(argv):
                          "reason": None if bad == 0 else "%d rows without a ratio" % bad,
                          "duration_s": time.time() - t0})
             rows += hr
+            notes += twoway_notes(hr)
 
     icount, why = (None, "skipped")
     if not args.no_icount:
@@ -517,6 +627,18 @@ def main(argv):
         icount, why = run_icount(args, rawdir)
         if why:
             notes.append("instruction counts not available: " + why)
+        if icount is not None:
+            debug, dwhy, ddir = None, "not measured (--no-debug-icount)", None
+            if not args.no_debug_icount:
+                log("instruction counts of an --enable-debug build (built on first use)")
+                with open(os.path.join(rawdir, "debug-build.log"), "w") as dlog:
+                    ddir, dwhy = debug_build(args, dlog)
+                if ddir:
+                    debug, dwhy = run_icount(args, rawdir, ddir, "icount-debug")
+            icount["debug"] = debug
+            icount["debug_reason"] = dwhy
+            icount["debug_builddir"] = ddir
+            icount["comparison"] = icount_comparison(icount, debug)
 
     if not args.no_guest or args.verbs_native:
         env = "verbs-native" if args.verbs_native else "softroce"
@@ -561,6 +683,8 @@ def main(argv):
            "environments": envs, "results": rows, "instruction_counts": icount,
            "notes": notes}
     print_table(rows, args.statistic)
+    if icount is not None:
+        print_icount(icount["comparison"], icount.get("debug_reason"))
     path = os.path.join(outdir, "bench-%s.json" % stamp)
     with open(path, "w") as f:
         json.dump(doc, f, indent=1, allow_nan=False)

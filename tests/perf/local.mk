@@ -29,7 +29,8 @@ EXTRA_DIST += \
 	tests/perf/bench_perftest.py \
 	tests/perf/bench_validate.py \
 	tests/perf/bench.schema.json \
-	tests/perf/icount.sh
+	tests/perf/icount.sh \
+	tests/perf/twoway-check.sh
 
 PERF_CPPFLAGS = $(TEST_SEQ_CPPFLAGS) -D_GNU_SOURCE
 PERF_CFLAGS = $(GASNETI_WARN_CFLAGS)

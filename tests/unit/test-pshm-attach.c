@@ -116,6 +116,16 @@ static uint8_t pat(uint32_t src, uint32_t seq, size_t i)
     return (uint8_t)(src * 29u + seq * 3u + i);
 }
 
+/* Polls; yields the CPU when nothing arrived: 4 ranks spin on a host that
+ * may have 2 cores shared with other jobs, and a rank waiting for a
+ * descheduled one must let it run (else the test crawls under load). */
+static int poll_or_yield(int replies_only)
+{
+    int n = gasnetc_pshm_poll(replies_only);
+    if (!n) sched_yield();
+    return n;
+}
+
 static void deliver(const gasnetc_am_hdr_t *hdr, void *payload)
 {
     if (hdr->is_req) {
@@ -140,7 +150,7 @@ static void deliver(const gasnetc_am_hdr_t *hdr, void *payload)
         rep.args[0] = (int32_t)seq;
         rep.args[1] = hdr->category;
         in_request = 1;
-        while (gasnetc_pshm_try_send(hdr->src_rank, &rep, NULL, 0) == 1) gasnetc_pshm_poll(1);
+        while (gasnetc_pshm_try_send(hdr->src_rank, &rep, NULL, 0) == 1) poll_or_yield(1);
         in_request = 0;
         req_handled++;
     } else {
@@ -171,18 +181,18 @@ static void am_traffic(uint32_t nb, const uint32_t *ranks)
                     /* My window in dest's segment; reusable once the
                      * previous Long there has been replied to. */
                     uintptr_t owner = seg_owner[dest] + LONG_OFF + my_rank * MAXPL;
-                    while (long_pending[dest]) gasnetc_pshm_poll(0);
+                    while (long_pending[dest]) poll_or_yield(0);
                     memcpy(gasnetc_pshm_addr(dest, (void *)owner, h.nbytes), buf, h.nbytes);
                     h.dest_addr = owner;
                     long_pending[dest] = 1;
                 }
             }
-            while (gasnetc_pshm_try_send(dest, &h, buf, h.nbytes) == 1) gasnetc_pshm_poll(0);
+            while (gasnetc_pshm_try_send(dest, &h, buf, h.nbytes) == 1) poll_or_yield(0);
         }
         gasnetc_pshm_poll(0);
     }
     while (req_handled < (uint64_t)NAM * nb || rep_handled < (uint64_t)NAM * nb)
-        gasnetc_pshm_poll(0);
+        poll_or_yield(0);
     fb_barrier();
     /* Drain Requests still in flight toward us, then nothing should remain. */
     while (gasnetc_pshm_poll(0)) {

@@ -1,0 +1,199 @@
+/* extended/barrier_pshm.c: the barrier of the primordial team when the
+ * whole job is one PSHM neighbourhood: dissemination over flags in shared
+ * memory instead of Active Messages.
+ *
+ * Round k of epoch e: rank i writes its flag (e, k) carrying the join of
+ * its value and what it received in rounds < k, then waits for the flag
+ * (e, k) of rank i - 2^k.  After ceil(log2 n) rounds every rank has every
+ * value (extended/README, "Barrier").  A flag is one 16-byte entry in the
+ * area core/pshm reserves (gasnetc_pshm_barrier_area): value first, then
+ * the epoch + 1 with release; the reader loads the epoch with acquire.
+ *
+ * Epoch e uses the entries of window slot e % GASNETC_PSHM_BAR_WINDOW (64).
+ * As in the AM engine, a rank starts at most 32 barriers that are not
+ * complete, so slot reuse is safe: rank i writes (e + 64, k) only after it
+ * completed e + 32, which needs every rank to have started e + 32, and a
+ * rank starts e + 32 only after completing e (having read all its flags of
+ * e).  Nothing else is shared, so a barrier costs one cache-line transfer
+ * per round and rank, the polls in between excepted.
+ *
+ * Every rank decides alike (primordial team, neighbourhood = job), so all
+ * use this path or all use the AM engine; EX and GASNet-1 barriers share
+ * the epoch sequence, as they do there.  State is per process, under a
+ * spin flag in PAR (progress may run in any polling thread).
+ */
+#include "extended/barrier_pshm.h"
+#include "core/pshm/pshm.h"
+#include "core/gasnet_core_private.h" /* gasnetc_poll_wait_begin */
+
+#define GASNETE_PSHMBAR_DONE ((uint64_t)1 << 63)
+/* Flag checks between two polls while waiting (a poll costs far more than
+ * a check; the barrier's latency is one flag's arrival). */
+#define GASNETE_PSHMBAR_SPIN 8
+
+typedef struct {
+    uint32_t epoch_p1; /* epoch + 1 (0: never written); written last */
+    uint32_t kind;
+    int32_t id;
+    uint32_t pad;
+} pshmbar_flag_t;
+
+typedef struct {
+    gasnete_op_t *op; /* NULL: slot free */
+    uint32_t round;   /* next round to receive */
+    gasnete_bval_t mine, acc;
+} pshmbar_slot_t;
+
+static struct {
+    int usable;         /* 1: the primordial team uses this barrier */
+    char *area;         /* shared flags */
+    uint32_t me, n, rounds;
+    size_t per_epoch, per_rank;
+    uint32_t next_epoch; /* next epoch started here */
+    uint32_t oldest;     /* oldest epoch started here and not complete */
+    int busy;            /* PAR: the state's spin flag */
+    pshmbar_slot_t slot[GASNETC_PSHM_BAR_WINDOW];
+} pb;
+
+#if defined(GASNET_PAR)
+static int pb_trylock(void) { return !__atomic_exchange_n(&pb.busy, 1, __ATOMIC_ACQUIRE); }
+static void pb_lock(void)
+{
+    while (!pb_trylock()) gasneti_pollwait_hint();
+}
+static void pb_unlock(void) { __atomic_store_n(&pb.busy, 0, __ATOMIC_RELEASE); }
+#else
+static int pb_trylock(void) { return 1; }
+static void pb_lock(void) {}
+static void pb_unlock(void) {}
+#endif
+
+void gasnete_pshmbar_init(void)
+{
+    size_t per_epoch, per_rank;
+    uint32_t rounds;
+    void *area = gasnetc_pshm_barrier_area(&rounds, &per_epoch, &per_rank);
+    const uint32_t *ranks = gasnetc_pshm_nbrhd_ranks();
+    uint32_t n = gasnetc_pshm_nbrhd_size();
+    if (!area || n != gasneti_nodes || n == 0) return;
+    for (uint32_t i = 0; i < n; i++)
+        if (ranks[i] != i) return; /* index must equal job rank */
+    pb.area = area;
+    pb.me = gasneti_mynode;
+    pb.n = n;
+    pb.rounds = rounds;
+    pb.per_epoch = per_epoch;
+    pb.per_rank = per_rank;
+    __atomic_store_n(&pb.usable, 1, __ATOMIC_RELEASE);
+}
+
+int gasnete_pshmbar_usable(const struct gasnete_team_s *t)
+{
+    return t->tm == &gasneti_the_tm && __atomic_load_n(&pb.usable, __ATOMIC_ACQUIRE);
+}
+
+static pshmbar_flag_t *flag_of(uint32_t rank, uint32_t epoch, uint32_t round)
+{
+    return (pshmbar_flag_t *)(pb.area + (size_t)rank * pb.per_rank +
+                              (size_t)(epoch % GASNETC_PSHM_BAR_WINDOW) * pb.per_epoch +
+                              (size_t)round * GASNETC_PSHM_BAR_ENTRY);
+}
+
+static void flag_write(uint32_t epoch, uint32_t round, gasnete_bval_t v)
+{
+    pshmbar_flag_t *f = flag_of(pb.me, epoch, round);
+    f->kind = v.kind;
+    f->id = v.id;
+    __atomic_store_n(&f->epoch_p1, epoch + 1, __ATOMIC_RELEASE);
+}
+
+/* Advances epoch e's rounds as far as the flags allow (lock held).
+ * Returns 1 when it completed. */
+static int advance(uint32_t e, pshmbar_slot_t *s)
+{
+    while (s->round < pb.rounds) {
+        uint32_t k = s->round;
+        uint32_t from = (pb.me + pb.n - (uint32_t)(((uint64_t)1 << k) % pb.n)) % pb.n;
+        const pshmbar_flag_t *f = flag_of(from, e, k);
+        if (__atomic_load_n(&f->epoch_p1, __ATOMIC_ACQUIRE) != e + 1) return 0;
+        gasnete_bval_t v = {f->kind, f->id};
+        s->acc = gasnete_bval_join(s->acc, v);
+        s->round = k + 1;
+        if (s->round < pb.rounds) flag_write(e, s->round, gasnete_bval_join(s->mine, s->acc));
+    }
+    gasnete_bval_t result = gasnete_bval_join(s->mine, s->acc);
+    __atomic_store_n(&s->op->coll_data, GASNETE_PSHMBAR_DONE | gasnete_bval_pack(result),
+                     __ATOMIC_RELEASE);
+    s->op = NULL;
+    return 1;
+}
+
+/* Advances every outstanding epoch, oldest first (lock held). */
+static void progress_locked(void)
+{
+    for (uint32_t e = pb.oldest; e != pb.next_epoch; e++) {
+        pshmbar_slot_t *s = &pb.slot[e % GASNETC_PSHM_BAR_WINDOW];
+        if (s->op) (void)advance(e, s);
+    }
+    while (pb.oldest != pb.next_epoch && !pb.slot[pb.oldest % GASNETC_PSHM_BAR_WINDOW].op)
+        pb.oldest++;
+}
+
+void gasnete_pshmbar_progress(void)
+{
+    if (pb.oldest == pb.next_epoch || !pb_trylock()) return;
+    progress_locked();
+    pb_unlock();
+}
+
+static int pshmbar_test(gasnete_op_t *op)
+{
+    if (!(__atomic_load_n(&op->coll_data, __ATOMIC_ACQUIRE) & GASNETE_PSHMBAR_DONE))
+        gasnete_pshmbar_progress();
+    return (__atomic_load_n(&op->coll_data, __ATOMIC_ACQUIRE) & GASNETE_PSHMBAR_DONE) != 0;
+}
+
+int gasnete_pshmbar_is(const gasnete_op_t *op)
+{
+    return op->coll_test == pshmbar_test;
+}
+
+void gasnete_pshmbar_start(gasnete_op_t *op, gasnete_bval_t mine)
+{
+    op->coll_test = pshmbar_test;
+    op->coll_data = 0;
+    pb_lock();
+    /* At most half a window of incomplete barriers (see the top). */
+    while (pb.next_epoch - pb.oldest >= GASNETC_PSHM_BAR_WINDOW / 2) {
+        pb_unlock();
+        gasnetc_poll();
+        pb_lock();
+        progress_locked();
+    }
+    uint32_t e = pb.next_epoch++;
+    pshmbar_slot_t *s = &pb.slot[e % GASNETC_PSHM_BAR_WINDOW];
+    s->op = op;
+    s->round = 0;
+    s->mine = mine;
+    s->acc.kind = GASNETE_BV_ANON;
+    s->acc.id = 0;
+    if (pb.rounds) flag_write(e, 0, mine);
+    progress_locked();
+    pb_unlock();
+}
+
+void gasnete_pshmbar_wait(gasnete_op_t *op)
+{
+    /* A new wait: the poll's idle count starts over, so the polls of this
+     * barrier yield only after the usual spin (core/README "Progress under
+     * contention"), not at once because earlier barriers delivered no
+     * message (a barrier-only loop never does). */
+    gasnetc_poll_wait_begin();
+    for (;;) {
+        for (int i = 0; i < GASNETE_PSHMBAR_SPIN; i++) {
+            if (pshmbar_test(op)) return;
+            gasneti_pollwait_hint();
+        }
+        gasnetc_poll();
+    }
+}

@@ -1,0 +1,28 @@
+/* extended/barrier_pshm.h: the shared-memory barrier of the primordial
+ * team when the whole job is one PSHM neighbourhood (barrier_pshm.c).
+ * extended/barrier.c hands it the barriers of that team; everything else
+ * (values, GASNet-1 rules, events) stays there.
+ */
+#ifndef GASNETE_BARRIER_PSHM_H
+#define GASNETE_BARRIER_PSHM_H
+
+#include "extended/team.h"
+
+/* After PSHM init (gasnete_barrier_init): decides whether this job uses it
+ * (every rank decides alike). */
+void gasnete_pshmbar_init(void);
+/* 1 if team t's barriers go through shared memory. */
+int gasnete_pshmbar_usable(const struct gasnete_team_s *t);
+/* Starts this rank's next barrier with contribution mine; completion is
+ * reported in op->coll_data as by the AM engine (bit 63 + packed value),
+ * op->coll_test advances it. */
+void gasnete_pshmbar_start(gasnete_op_t *op, gasnete_bval_t mine);
+/* 1 if op is a barrier of this kind. */
+int gasnete_pshmbar_is(const gasnete_op_t *op);
+/* Waits (spinning on the flags, polling every few checks) until op is
+ * complete. */
+void gasnete_pshmbar_wait(gasnete_op_t *op);
+/* Advances outstanding barriers (called by the barrier progress). */
+void gasnete_pshmbar_progress(void);
+
+#endif /* GASNETE_BARRIER_PSHM_H */

@@ -1,0 +1,60 @@
+#!/bin/bash
+# tests/perf/twoway-check.sh: the oversubscription criterion of issue 17,
+# run by run: perf-twoway with NP processes (default 4, more than this
+# host's 2 cores) against the same program with 2 processes, alternating,
+# RUNS times (default 10).  Prints per run and test the ratio
+# (us per message with NP) / (us per message with 2) and exits 1 if any
+# ratio exceeds LIMIT (default 10) or a run failed (a wait that collapsed
+# dies after --timeout seconds, 100 here).
+#
+#   tests/perf/twoway-check.sh [--builddir DIR] [--runs N] [--np N] [--limit X]
+#                              [--iters N] [--sizes 4096]
+set -u
+BUILDDIR=.
+RUNS=10
+NP=4
+LIMIT=10
+ITERS=20000
+SIZES=4096
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --builddir) BUILDDIR=$2; shift 2 ;;
+    --runs) RUNS=$2; shift 2 ;;
+    --np) NP=$2; shift 2 ;;
+    --limit) LIMIT=$2; shift 2 ;;
+    --iters) ITERS=$2; shift 2 ;;
+    --sizes) SIZES=$2; shift 2 ;;
+    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "twoway-check.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+    esac
+done
+PROG=$BUILDDIR/tests/perf/perf-twoway
+[ -x "$PROG" ] || { echo "twoway-check.sh: $PROG is missing: run make first" >&2; exit 2; }
+WORK=$(mktemp -d /tmp/twoway-check.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+
+# one N RUN: the program's result table (test size value) in $WORK/N.RUN
+one() {
+    timeout --kill-after=5 300 "$BUILDDIR/gasnetrun_ibv" -n "$1" "$PROG" --iters "$ITERS" \
+        --reps 1 --sizes "$SIZES" --timeout 100 >"$WORK/$1.$2.log" 2>&1 ||
+        { echo "run $2: $1 processes failed:"; tail -3 "$WORK/$1.$2.log"; return 1; }
+    awk '$1 ~ /^tw_/ { print $1, $2, $5 }' "$WORK/$1.$2.log" >"$WORK/$1.$2"
+}
+
+status=0
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+for run in $(seq 1 "$RUNS"); do
+    one 2 "$run" || { status=1; continue; }
+    one "$NP" "$run" || { status=1; continue; }
+    join <(awk '{ print $1 "/" $2, $3 }' "$WORK/$NP.$run" | sort) \
+         <(awk '{ print $1 "/" $2, $3 }' "$WORK/2.$run" | sort) |
+        awk -v run="$run" -v np="$NP" -v lim="$LIMIT" '
+            { r = $2 / $3; bad = r > lim
+              printf "run %2d  %-22s %9.2f us (%d procs) %9.2f us (2 procs)  ratio %6.2f%s\n",
+                     run, $1, $2, np, $3, r, bad ? "  OVER" : ""
+              if (bad) over = 1 }
+            END { exit over }' || status=1
+done
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+[ $status -eq 0 ] && echo "PASS: every ratio within ${LIMIT}x" || echo "FAIL: a ratio above ${LIMIT}x or a failed run"
+exit $status
