@@ -68,3 +68,4 @@ EXTRA_DIST += \
 # Integration tests of the verbs AM transport (flood with credit checks).
 include $(top_srcdir)/tests/integration/verbs/local.mk
 EXTRA_DIST += tests/softroce/faults.sh
+include $(top_srcdir)/tests/integration/progress/local.mk

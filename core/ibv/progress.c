@@ -108,7 +108,7 @@ static void cfg_read(void)
         P.cfg[k].min_gap_ns = rate[k] > 0 ? 1000000000u / (uint64_t)rate[k] : 0;
         P.cfg[k].idle_ns = idle[k] > 0 ? (uint64_t)idle[k] : 0;
 #if !defined(GASNET_PAR)
-        if (P.cfg[k].on && gasnetc_ibv.rank == 0)
+        if (P.cfg[k].on && gasneti_mynode == 0)
             gasneti_warning("%s=1 ignored: progress threads exist only in the PAR library "
                             "(this program uses the SEQ or PARSYNC one); build with PAR, or "
                             "unset %s", kind_name[k], kind_name[k]);
