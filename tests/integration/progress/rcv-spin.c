@@ -70,11 +70,12 @@ static void pong_h(gex_Token_t t, gex_AM_Arg_t seq, gex_AM_Arg_t hi, gex_AM_Arg_
  * 0 after limit_s. */
 static uint64_t spin_for(uint32_t *word, uint32_t want, double limit_s, int poll)
 {
-    uint64_t t0 = now_ns(), t, lim = (uint64_t)(limit_s * 1e9);
-    while ((t = now_ns()) - t0 < lim) {
-        if (__atomic_load_n(word, __ATOMIC_ACQUIRE) >= want) return t;
+    uint64_t t0 = now_ns(), lim = (uint64_t)(limit_s * 1e9);
+    do {
+        /* the clock is read after the load that sees the store */
+        if (__atomic_load_n(word, __ATOMIC_ACQUIRE) >= want) return now_ns();
         if (poll) gasnet_AMPoll();
-    }
+    } while (now_ns() - t0 < lim);
     return 0;
 }
 
