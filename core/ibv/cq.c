@@ -262,7 +262,7 @@ void gasnetc_ibv_async_start(void)
         pthread_attr_t attr;
         pthread_attr_init(&attr);
         pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-        pthread_attr_setstacksize(&attr, 64 << 10);
+        pthread_attr_setstacksize(&attr, gasnetc_ibv_thread_stack()); /* room for client TLS */
         int rc = pthread_create(&tid, &attr, async_main, &gasnetc_ibv.res[h]);
         pthread_attr_destroy(&attr);
         if (rc) gasneti_fatalerror("cannot start the verbs event thread: %s", strerror(rc));

@@ -264,6 +264,11 @@ void gasnetc_ibv_async_start(void);
  * thread is off.  Reads the thread parameters on first use.  Init path
  * (connect.c, before ibv_create_cq). */
 struct ibv_comp_channel *gasnetc_ibv_progress_channel(gasnetc_ibv_res_t *r, int is_send);
+/* Stack size of the verbs transport's own threads (progress threads and
+ * the asynchronous-event thread): max(GASNET_THREAD_STACK_MIN, the default
+ * pthread stack + GASNET_THREAD_STACK_PAD).  A fixed small stack fails
+ * (EINVAL) when the client has more static TLS than it holds. */
+size_t gasnetc_ibv_thread_stack(void);
 
 /* "hca=rxe0 qp_num=0x11 dest=(rank:1, qpi:0)"-style description of cep. */
 const char *gasnetc_ibv_cep_name(const gasnetc_cep_t *cep, char *buf, size_t len);

@@ -132,6 +132,12 @@ static void cfg_read(void)
     P.stack = want;
 }
 
+size_t gasnetc_ibv_thread_stack(void)
+{
+    cfg_read();
+    return P.stack;
+}
+
 struct ibv_comp_channel *gasnetc_ibv_progress_channel(gasnetc_ibv_res_t *r, int is_send)
 {
     cfg_read();

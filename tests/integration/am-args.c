@@ -132,7 +132,7 @@ static void *long_dest(gex_Rank_t src, gex_Rank_t dst, int isreq, unsigned n)
 static void send_request(gex_Rank_t dst, int cat, unsigned n, int variadic)
 {
     gex_AM_Arg_t a[16];
-    static __thread uint8_t src[SLOT]; /* per thread: PAR builds run handlers on several */
+    static uint8_t src[SLOT];
     size_t nb = cat == CAT_SHORT ? 0 : payload_len(dst, 1, n);
     void *dest = cat == CAT_LONG ? long_dest(test_rank, dst, 1, n) : NULL;
     gex_AM_Index_t h = entries[ENTRY(cat, 1, n)].gex_index;
@@ -149,7 +149,7 @@ static void send_request(gex_Rank_t dst, int cat, unsigned n, int variadic)
 static void send_reply(gex_Token_t t, gex_Rank_t to, int cat, unsigned n)
 {
     gex_AM_Arg_t a[16];
-    static uint8_t src[SLOT];
+    static __thread uint8_t src[SLOT]; /* per thread: PAR builds run handlers on several */
     size_t nb = cat == CAT_SHORT ? 0 : payload_len(to, 0, n);
     void *dest = cat == CAT_LONG ? long_dest(test_rank, to, 0, n) : NULL;
     gex_AM_Index_t h = entries[ENTRY(cat, 0, n)].gex_index;
