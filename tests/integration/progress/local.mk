@@ -28,3 +28,6 @@ tests_integration_progress_am_args_par_SOURCES = tests/integration/am-args.c
 tests_integration_progress_am_args_par_CPPFLAGS = $(IT_PAR_CPPFLAGS)
 tests_integration_progress_am_args_par_CFLAGS = $(IT_CFLAGS) -pthread
 tests_integration_progress_am_args_par_LDADD = $(TEST_PAR_LIBS)
+
+EXTRA_DIST += tests/integration/manifest.d/progress.manifest \
+	tests/softroce/verbs.d/threads.manifest
