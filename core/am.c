@@ -5,6 +5,7 @@
 #include "core/gasnet_core_private.h"
 #include "core/ibv/ibv.h"
 #include "core/pshm/pshm.h"
+#include "extended/extended_internal.h" /* AM lc_opt: events and NBI counters */
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -17,9 +18,10 @@ static void bad_call(const char *fn, const char *what, unsigned long long value)
 
 void gasnetc_am_set_lc_done(gex_Event_t *lc_opt)
 {
-    /* Both transports return only once the payload may be reused (PSHM
-     * copies it; verbs copies it or waits for the send completion): local
-     * completion is immediate whatever the client asked for. */
+    /* The call returned only once the payload may be reused (PSHM copies
+     * it; verbs copies it or waited for the send completion): local
+     * completion is immediate.  (Requests over verbs with an event pointer
+     * or GEX_EVENT_GROUP may complete later: am_lc_begin/_end.) */
     if (lc_opt != GEX_EVENT_NOW && lc_opt != GEX_EVENT_GROUP && lc_opt != GEX_EVENT_DEFER &&
         lc_opt != NULL)
         *lc_opt = GEX_EVENT_INVALID;
@@ -77,8 +79,10 @@ static int loopback(const gasnetc_am_hdr_t *h, const void *payload, size_t nbyte
  * Request came on (NULL: it came through PSHM).  Long payloads: PSHM
  * callers copied them already (nbytes 0 here); verbs sends them itself.
  * Returns 0, or 1 when IMMEDIATE and no space. */
-int gasnetc_am_send(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, const void *payload,
-                    size_t nbytes, gex_Flags_t flags, const char *fn)
+/* lc: NULL, or a completion counter for asynchronous local completion over
+ * verbs (Requests; am_lc_begin). */
+static int am_send_lc(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, const void *payload,
+                      size_t nbytes, gex_Flags_t flags, const char *fn, void *lc)
 {
     if (!net && dest == gasneti_mynode) return loopback(h, payload, nbytes);
     if (net || !gasnetc_is_local(dest)) {
@@ -87,7 +91,7 @@ int gasnetc_am_send(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, const void 
                                "shared-memory neighbourhood and no verbs connection exists)",
                                fn, dest);
         return gasnetc_ibv_am_send(dest, net, h, payload, nbytes,
-                                   (flags & GEX_FLAG_IMMEDIATE) != 0);
+                                   (flags & GEX_FLAG_IMMEDIATE) != 0, lc);
     }
     for (int waited = 0; gasnetc_pshm_try_send(dest, h, payload, nbytes); waited = 1) {
         if (flags & GEX_FLAG_IMMEDIATE) return 1;
@@ -96,6 +100,45 @@ int gasnetc_am_send(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, const void 
         else gasnetc_poll_replies();
     }
     return 0;
+}
+
+int gasnetc_am_send(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, const void *payload,
+                    size_t nbytes, gex_Flags_t flags, const char *fn)
+{
+    return am_send_lc(dest, net, h, payload, nbytes, flags, fn, NULL);
+}
+
+/* Asynchronous local completion (Requests over verbs with lc_opt an event
+ * pointer or GEX_EVENT_GROUP): the counter the transport completes when
+ * the payload may be reused, or NULL when the call must return only after
+ * local completion (GEX_EVENT_NOW, and every path that copies: PSHM,
+ * loopback).  An event pointer gets a fresh NB event whose op counter is
+ * that counter (*ev). */
+static void *am_lc_begin(gex_Rank_t dest, gex_Event_t *lc_opt, gasnete_cmpl_t *c,
+                         gex_Event_t *ev)
+{
+    *ev = GEX_EVENT_INVALID;
+    if (lc_opt == GEX_EVENT_NOW || lc_opt == NULL || dest == gasneti_mynode ||
+        gasnetc_is_local(dest))
+        return NULL;
+    if (lc_opt == GEX_EVENT_GROUP) gasnete_nbi_am_lc_cmpl(c);
+    else *ev = gasnete_event_new(c);
+    return c->op;
+}
+
+/* After the send: *lc_opt gets the event, or GEX_EVENT_INVALID when the
+ * payload is reusable already (the event is recycled then). */
+static void am_lc_end(int rc, gex_Event_t *lc_opt, const gasnete_cmpl_t *c, gex_Event_t ev)
+{
+    if (ev == GEX_EVENT_INVALID) {
+        if (!rc) gasnetc_am_set_lc_done(lc_opt);
+        return;
+    }
+    if (rc || gasnete_ctr_complete(c->op)) {
+        gasnete_op_free(gasnete_op_of_root(ev));
+        ev = GEX_EVENT_INVALID;
+    }
+    if (!rc) *lc_opt = ev;
 }
 
 gex_Rank_t gasnetc_am_req_target(gex_TM_t tm, gex_Rank_t rank, const char *fn)
@@ -123,8 +166,9 @@ static void check_long(gex_Rank_t dest, const void *dest_addr, size_t nbytes, co
 /* Long payload: copy straight into the neighbour's segment, then the header.
  * IMMEDIATE is a permission, not a duty (spec): Longs honour it only by
  * blocking, so that a refused call never leaves data behind. */
-int gasnetc_am_send_long(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, const void *src,
-                         size_t nbytes, void *dest_addr, gex_Flags_t flags, const char *fn)
+static int am_send_long_lc(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, const void *src,
+                           size_t nbytes, void *dest_addr, gex_Flags_t flags, const char *fn,
+                           void *lc)
 {
     check_long(dest, dest_addr, nbytes, fn);
     h->dest_addr = (uint64_t)(uintptr_t)dest_addr;
@@ -133,7 +177,7 @@ int gasnetc_am_send_long(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, const 
         return loopback(h, NULL, 0);
     }
     if (net || !gasnetc_is_local(dest)) /* verbs: packed or RDMA, honours IMMEDIATE */
-        return gasnetc_am_send(dest, net, h, src, nbytes, flags, fn);
+        return am_send_lc(dest, net, h, src, nbytes, flags, fn, lc);
     if (nbytes) {
         void *local = gasnetc_local_addr(dest, dest_addr, nbytes);
         if (!local)
@@ -141,6 +185,12 @@ int gasnetc_am_send_long(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, const 
         memmove(local, src, nbytes);
     }
     return gasnetc_am_send(dest, NULL, h, NULL, 0, flags & ~GEX_FLAG_IMMEDIATE, fn);
+}
+
+int gasnetc_am_send_long(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, const void *src,
+                         size_t nbytes, void *dest_addr, gex_Flags_t flags, const char *fn)
+{
+    return am_send_long_lc(dest, net, h, src, nbytes, dest_addr, flags, fn, NULL);
 }
 
 int gasnetc_AM_RequestShort(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
@@ -175,8 +225,11 @@ int gasnetc_AM_RequestMedium(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handle
     fill_hdr(&h, GASNETC_AM_MEDIUM, 1, handler, nbytes, numargs, ap);
     va_end(ap);
     gasnetc_am_route_eps(&h, tm, fn);
-    int rc = gasnetc_am_send(dest, NULL, &h, source_addr, nbytes, flags, fn);
-    if (!rc) gasnetc_am_set_lc_done(lc_opt);
+    gasnete_cmpl_t c;
+    gex_Event_t ev;
+    void *lc = am_lc_begin(dest, lc_opt, &c, &ev);
+    int rc = am_send_lc(dest, NULL, &h, source_addr, nbytes, flags, fn, lc);
+    am_lc_end(rc, lc_opt, &c, ev);
     return rc;
 }
 
@@ -194,8 +247,11 @@ int gasnetc_AM_RequestLong(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
     fill_hdr(&h, GASNETC_AM_LONG, 1, handler, nbytes, numargs, ap);
     va_end(ap);
     gasnetc_am_route_eps(&h, tm, fn);
-    int rc = gasnetc_am_send_long(dest, NULL, &h, source_addr, nbytes, dest_addr, flags, fn);
-    if (!rc) gasnetc_am_set_lc_done(lc_opt);
+    gasnete_cmpl_t c;
+    gex_Event_t ev;
+    void *lc = am_lc_begin(dest, lc_opt, &c, &ev);
+    int rc = am_send_long_lc(dest, NULL, &h, source_addr, nbytes, dest_addr, flags, fn, lc);
+    am_lc_end(rc, lc_opt, &c, ev);
     return rc;
 }
 

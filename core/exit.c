@@ -40,6 +40,7 @@
  * and kill deadline (bootstrap/README) stay as the backstop.
  */
 #include "core/gasnet_core_private.h"
+#include "core/ibv/ibv.h"
 #include "core/pshm/pshm.h"
 
 #include <errno.h>
@@ -494,6 +495,8 @@ static int exit_coordinate(int code, int collective_possible, int *abort_job)
  * shared memory and the bootstrap connection. */
 static void exit_release(int code, int abort_job)
 {
+    ex.stage = "stopping the progress threads";
+    gasnetc_ibv_progress_stop(ex.timeout / 10 < 1 ? ex.timeout / 10 : 1);
     ex.stage = "flushing output";
     fflush(NULL);
     if (abort_job) {

@@ -302,6 +302,7 @@ int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p,
     gasneti_init_done = 1;
     gasnetc_exit_init();
     gasnete_init();
+    gasnetc_ibv_progress_start(); /* GASNET_RCV_THREAD/SND_THREAD: handlers may run now */
     gasneti_boot->barrier();
     *client_p = &gasneti_the_client;
     *ep_p = &gasneti_the_ep;

@@ -11,7 +11,12 @@
  * queue) would otherwise spin through its whole time slice, and a two-way
  * flood then advances by one queue depth per slice (hundreds of us per
  * message, core/README "Progress under contention").  Any delivered message
- * ends the idle run, so latency-bound loops never reach the yield. */
+ * ends the idle run, so latency-bound loops never reach the yield.
+ *
+ * With GASNET_RCV_THREAD / GASNET_SND_THREAD (PAR), progress threads also
+ * poll the verbs completion queues (core/ibv/progress.c); a poll here then
+ * skips a CQ the thread is draining.  PSHM queues are polled only here
+ * (core/ibv/README "Progress threads"). */
 #include "core/gasnet_core_private.h"
 #include "core/ibv/ibv.h"
 #include "core/pshm/pshm.h"

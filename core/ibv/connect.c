@@ -62,8 +62,9 @@ static void res_init(gasnetc_ibv_res_t *r, gasnetc_ibv_hca_t *hca, int scq_depth
     r->index = hca->index;
     r->pd = ibv_alloc_pd(hca->ctx);
     if (!r->pd) gasneti_fatalerror("ibv_alloc_pd on %s failed: %s", hca->name, strerror(errno));
-    r->scq = ibv_create_cq(hca->ctx, scq_depth, NULL, NULL, 0);
-    r->rcq = r->scq ? ibv_create_cq(hca->ctx, rcq_depth, NULL, NULL, 0) : NULL;
+    r->scq = ibv_create_cq(hca->ctx, scq_depth, NULL, gasnetc_ibv_progress_channel(r, 1), 0);
+    r->rcq = r->scq ? ibv_create_cq(hca->ctx, rcq_depth, NULL, gasnetc_ibv_progress_channel(r, 0), 0)
+                    : NULL;
     if (!r->scq || !r->rcq)
         gasneti_fatalerror("ibv_create_cq of %d entries on %s failed: %s (lower "
                            "GASNET_NETWORKDEPTH_TOTAL or GASNET_AM_CREDITS_PP)",

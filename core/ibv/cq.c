@@ -19,12 +19,15 @@
  * taken skips that CQ instead of queueing on the provider's lock: the
  * other thread is already draining it.  Completions are copied out in a
  * batch and the flag released before any of them is processed, so
- * handlers never run with a flag held.
+ * handlers never run with a flag held.  The progress threads (progress.c)
+ * poll one CQ at a time through the *_cq functions, in the mode that
+ * GASNET_RCV_THREAD_POLL_MODE / GASNET_SND_THREAD_POLL_MODE select.
  */
 #include "core/ibv/ibv_internal.h"
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -113,19 +116,38 @@ static void send_done(const struct ibv_wc *wc)
     else gasnetc_ibv_pool_put(&gasnetc_ibv.desc_pool, &d->slot);
 }
 
+/* Takes r's poll flag for a progress thread in the given mode: 1 when the
+ * caller may call ibv_poll_cq now (and must release with cq_release). */
+static int cq_acquire(int *flag, int mode)
+{
+    if (mode == GASNETC_CQ_HELD || mode == GASNETC_CQ_UNSERIALIZED) return 1;
+    if (mode == GASNETC_CQ_WAIT) {
+        while (!cq_trylock(flag)) sched_yield();
+        return 1;
+    }
+    return cq_trylock(flag);
+}
+static void cq_release(int *flag, int mode)
+{
+    if (mode != GASNETC_CQ_HELD && mode != GASNETC_CQ_UNSERIALIZED) cq_unlock(flag);
+}
+
+int gasnetc_ibv_reap_send_cq(gasnetc_ibv_res_t *r, int mode)
+{
+    struct ibv_wc wc[SEND_BATCH];
+    if (!cq_acquire(&r->scq_busy, mode)) return 0;
+    int n = ibv_poll_cq(r->scq, SEND_BATCH, wc);
+    cq_release(&r->scq_busy, mode);
+    if (n < 0) gasneti_fatalerror("ibv_poll_cq (send CQ of %s) failed: %d", r->hca->name, n);
+    for (int i = 0; i < n; i++) send_done(&wc[i]);
+    return n;
+}
+
 int gasnetc_ibv_reap_send(void)
 {
     int total = 0;
-    struct ibv_wc wc[SEND_BATCH];
-    for (int h = 0; h < gasnetc_ibv.nres; h++) {
-        gasnetc_ibv_res_t *r = &gasnetc_ibv.res[h];
-        if (!cq_trylock(&r->scq_busy)) continue;
-        int n = ibv_poll_cq(r->scq, SEND_BATCH, wc);
-        cq_unlock(&r->scq_busy);
-        if (n < 0) gasneti_fatalerror("ibv_poll_cq (send CQ of %s) failed: %d", r->hca->name, n);
-        for (int i = 0; i < n; i++) send_done(&wc[i]);
-        total += n;
-    }
+    for (int h = 0; h < gasnetc_ibv.nres; h++)
+        total += gasnetc_ibv_reap_send_cq(&gasnetc_ibv.res[h], GASNETC_CQ_TRY);
     return total;
 }
 
@@ -142,35 +164,39 @@ void gasnetc_ibv_reserve_send(gasnetc_cep_t *c)
     while (!take_one(&c->res->scq_avail)) gasnetc_ibv_reap_send();
 }
 
+int gasnetc_ibv_poll_recv_cq(gasnetc_ibv_res_t *r, int mode)
+{
+    struct ibv_wc wc[RECV_BATCH];
+    if (!cq_acquire(&r->rcq_busy, mode)) return 0;
+    int n = ibv_poll_cq(r->rcq, RECV_BATCH, wc);
+    cq_release(&r->rcq_busy, mode);
+    if (n < 0) gasneti_fatalerror("ibv_poll_cq (receive CQ of %s) failed: %d", r->hca->name, n);
+    for (int i = 0; i < n; i++) {
+        gasnetc_rbuf_t *rb = (gasnetc_rbuf_t *)(uintptr_t)wc[i].wr_id;
+        if (r->srq) gasnetc_ibv_srq_claim(rb, &wc[i]); /* srq16: sets rb->cep */
+        if (__builtin_expect(wc[i].status != IBV_WC_SUCCESS, 0)) {
+            wc_failed(&wc[i], rb->cep, "rcv", "AM_RECEIVE"); /* returns only when exiting */
+            gasnetc_ibv_pool_put(&gasnetc_ibv.rbuf_pool, &rb->slot);
+            continue;
+        }
+        gasnetc_ibv_recv_one(rb, wc[i].byte_len);
+    }
+    return n;
+}
+
 static int poll_recv(void)
 {
     int total = 0;
-    struct ibv_wc wc[RECV_BATCH];
-    for (int h = 0; h < gasnetc_ibv.nres; h++) {
-        gasnetc_ibv_res_t *r = &gasnetc_ibv.res[h];
-        if (!cq_trylock(&r->rcq_busy)) continue;
-        int n = ibv_poll_cq(r->rcq, RECV_BATCH, wc);
-        cq_unlock(&r->rcq_busy);
-        if (n < 0) gasneti_fatalerror("ibv_poll_cq (receive CQ of %s) failed: %d", r->hca->name, n);
-        for (int i = 0; i < n; i++) {
-            gasnetc_rbuf_t *rb = (gasnetc_rbuf_t *)(uintptr_t)wc[i].wr_id;
-            if (r->srq) gasnetc_ibv_srq_claim(rb, &wc[i]); /* srq16: sets rb->cep */
-            if (__builtin_expect(wc[i].status != IBV_WC_SUCCESS, 0)) {
-                wc_failed(&wc[i], rb->cep, "rcv", "AM_RECEIVE"); /* returns only when exiting */
-                gasnetc_ibv_pool_put(&gasnetc_ibv.rbuf_pool, &rb->slot);
-                continue;
-            }
-            gasnetc_ibv_recv_one(rb, wc[i].byte_len);
-        }
-        total += n;
-    }
+    for (int h = 0; h < gasnetc_ibv.nres; h++)
+        total += gasnetc_ibv_poll_recv_cq(&gasnetc_ibv.res[h], GASNETC_CQ_TRY);
     return total;
 }
 
 /* Requests blocked by the process-wide total: credits returned by one peer
  * may be what a Request to another waits for. */
-static void drain_backlogs(void)
+void gasnetc_ibv_drain_backlogs(void)
 {
+    if (gasnetc_credit_total_waiting(&gasnetc_ibv.credit_total) <= 0) return;
     for (int i = 0; i < gasnetc_ibv.nceps; i++) {
         gasnetc_cep_t *c = &gasnetc_ibv.ceps[i];
         if (__atomic_load_n(&c->credit.backlog_len, __ATOMIC_RELAXED) > 0)
@@ -184,7 +210,7 @@ int gasnetc_ibv_poll(int replies_only)
     int n = gasnetc_ibv_reap_send();
     if (!replies_only) {
         n += poll_recv();
-        if (gasnetc_credit_total_waiting(&gasnetc_ibv.credit_total) > 0) drain_backlogs();
+        gasnetc_ibv_drain_backlogs();
     }
     return n;
 }
@@ -238,7 +264,7 @@ void gasnetc_ibv_async_start(void)
         pthread_attr_t attr;
         pthread_attr_init(&attr);
         pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-        pthread_attr_setstacksize(&attr, 64 << 10);
+        pthread_attr_setstacksize(&attr, gasnetc_ibv_thread_stack()); /* room for client TLS */
         int rc = pthread_create(&tid, &attr, async_main, &gasnetc_ibv.res[h]);
         pthread_attr_destroy(&attr);
         if (rc) gasneti_fatalerror("cannot start the verbs event thread: %s", strerror(rc));

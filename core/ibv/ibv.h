@@ -147,9 +147,24 @@ extern int gasnetc_ibv_cseg_any;
  * payload may be reused (local completion), or 1 without sending anything
  * when immediate != 0 and a Request has no credit.  Requests may poll
  * everything while they wait; Replies (allowed in handlers) only reap send
- * completions.  Thread-safe. */
+ * completions.  Thread-safe.
+ * lc: NULL, or (Requests only) an extended-layer completion counter
+ * (gasnete_ctr_t *, the op counter of an lc_opt event or the GEX_EC_AM
+ * counter of an NBI set): the call may then return while the HCA still
+ * reads the payload in place, having added 1 to the counter's init; the
+ * send completion adds the matching done (any thread). */
 int gasnetc_ibv_am_send(uint32_t dest, void *net, gasnetc_am_hdr_t *hdr, const void *payload,
-                        size_t nbytes, int immediate);
+                        size_t nbytes, int immediate, void *lc);
+
+/* Progress threads (progress.c): starts the receive and send threads that
+ * GASNET_RCV_THREAD / GASNET_SND_THREAD ask for (PAR builds; one of each
+ * per HCA).  Call once at the end of gex_Client_Init, when handlers may
+ * run.  No-op without a verbs transport. */
+void gasnetc_ibv_progress_start(void);
+/* Stops and joins them (at exit; any thread, also one of them: that one is
+ * left alone).  Waits at most timeout_s for a thread busy in a handler.
+ * Idempotent. */
+void gasnetc_ibv_progress_stop(double timeout_s);
 
 /* Progress: reaps send completions, and unless replies_only, receives AMs
  * (runs handlers) and sends Requests waiting in the credit backlog.

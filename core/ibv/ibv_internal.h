@@ -275,12 +275,38 @@ void gasnetc_ibv_rma_register(void);
 /* Reaps send completions of every HCA (releases slots, bounce buffers and
  * descriptors).  Returns how many.  Handler-safe. */
 int gasnetc_ibv_reap_send(void);
+/* How a progress thread takes a CQ's poll flag (GASNET_*_THREAD_POLL_MODE):
+ * TRY skips the CQ when another thread holds the flag (application
+ * threads); WAIT yields until it gets the flag (serialized); UNSERIALIZED
+ * ignores the flag; HELD: the caller holds it already (exclusive). */
+enum { GASNETC_CQ_TRY, GASNETC_CQ_WAIT, GASNETC_CQ_UNSERIALIZED, GASNETC_CQ_HELD };
+/* Reaps up to one batch of r's send completions; returns how many.
+ * Handler-safe. */
+int gasnetc_ibv_reap_send_cq(gasnetc_ibv_res_t *r, int mode);
+/* Receives up to one batch of AMs from r's receive CQ and runs their
+ * handlers; returns how many.  Not in handlers. */
+int gasnetc_ibv_poll_recv_cq(gasnetc_ibv_res_t *r, int mode);
+/* Sends Requests that waited only for the process-wide credit total, when
+ * any does.  Not in handlers. */
+void gasnetc_ibv_drain_backlogs(void);
 /* Takes one send-queue slot of cep and one send-CQ entry, reaping send
  * completions while none is free.  Handler-safe. */
 void gasnetc_ibv_reserve_send(gasnetc_cep_t *cep);
 /* Starts the thread that turns fatal asynchronous events of the HCAs into
  * a job exit.  Init path. */
 void gasnetc_ibv_async_start(void);
+/* ---- progress.c ------------------------------------------------------------------------ */
+/* The completion channel a CQ of r is created with: the one the receive
+ * (is_send 0) or send (1) progress thread sleeps on, or NULL when that
+ * thread is off.  Reads the thread parameters on first use.  Init path
+ * (connect.c, before ibv_create_cq). */
+struct ibv_comp_channel *gasnetc_ibv_progress_channel(gasnetc_ibv_res_t *r, int is_send);
+/* Stack size of the verbs transport's own threads (progress threads and
+ * the asynchronous-event thread): max(GASNET_THREAD_STACK_MIN, the default
+ * pthread stack + GASNET_THREAD_STACK_PAD).  A fixed small stack fails
+ * (EINVAL) when the client has more static TLS than it holds. */
+size_t gasnetc_ibv_thread_stack(void);
+
 /* "hca=rxe0 qp_num=0x11 dest=(rank:1, qpi:0)"-style description of cep. */
 const char *gasnetc_ibv_cep_name(const gasnetc_cep_t *cep, char *buf, size_t len);
 

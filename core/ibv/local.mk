@@ -17,6 +17,7 @@ libgasnet_sources += \
 	core/ibv/srq.c \
 	core/ibv/srq_plan.c \
 	core/ibv/cq.c \
+	core/ibv/progress.c \
 	core/ibv/dynreg.c \
 	core/ibv/fh_ops.c \
 	core/ibv/physmem.c \
@@ -82,3 +83,4 @@ EXTRA_DIST += \
 # Integration tests of the verbs AM transport (flood with credit checks).
 include $(top_srcdir)/tests/integration/verbs/local.mk
 EXTRA_DIST += tests/softroce/faults.sh
+include $(top_srcdir)/tests/integration/progress/local.mk

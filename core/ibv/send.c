@@ -17,6 +17,12 @@
  * then the header alone on the same QP: RC delivers in order, so the
  * payload is in place before the handler runs.
  *
+ * Local completion: by default the call returns once the payload may be
+ * reused (gather and in-place Longs wait for the send completion).  A
+ * Request whose lc_opt is an event pointer or GEX_EVENT_GROUP passes a
+ * completion counter instead (core/am.c): the call returns at once and the
+ * send completion of the message completes the counter (send_req_async).
+ *
  * Requests take a credit first (core/am/credit.h); a Request without one
  * waits in the backlog, and its caller polls until whoever receives the
  * credit has sent it and its send completed.  Replies and hidden Replies
@@ -24,6 +30,7 @@
  * connection in header byte 3, written just before posting.
  */
 #include "core/ibv/ibv_internal.h"
+#include "extended/extended_internal.h" /* completion counters of AM lc_opt */
 
 #include <string.h>
 
@@ -277,8 +284,42 @@ gasnetc_cep_t *gasnetc_ibv_pick_cep(uint32_t dest)
     return &ceps[q % (unsigned)gasnetc_ibv.nqps];
 }
 
+/* Completion callback of a Request sent with asynchronous local completion
+ * whose payload the HCA read in place: the caller's counter is done. */
+static void am_lc_done(gasnetc_sdesc_t *d)
+{
+    gasnete_ctr_add_done((gasnete_ctr_t *)d->ctx[0]);
+}
+
+/* A Request whose caller tracks local completion with counter lc: d is
+ * built (must_wait: some of the payload is read in place by a posted RDMA
+ * write or by d itself).  Nothing waits: d belongs to the completion path
+ * once posted or queued, and when it still reads the caller's memory (in
+ * place, or inline at a post that a credit backlog delays) its completion
+ * adds lc's done.  Requests queued for credit are sent by whoever receives
+ * the credit, as in the synchronous case. */
+static void send_req_async(gasnetc_sdesc_t *d, int must_wait, unsigned granted, gasnete_ctr_t *lc)
+{
+    gasnetc_cep_t *c = d->cep;
+    int reads_caller = must_wait || (d->inl && d->nsge == 2);
+    d->owned = 0;
+    if (reads_caller) {
+        gasnete_ctr_add_init(lc, 1); /* before the post: the completion may come at once */
+        d->ctx[0] = lc;
+        d->done = am_lc_done;
+    }
+    if (granted) {
+        send_granted(d, granted);
+        return;
+    }
+    d->node.item = d;
+    unsigned f = gasnetc_credit_acquire(&c->credit, &d->node);
+    if (f != GASNETC_CREDIT_QUEUED) send_granted(d, f);
+    /* queued: d may already be posted and freed by another thread */
+}
+
 int gasnetc_ibv_am_send(uint32_t dest, void *net, gasnetc_am_hdr_t *hdr, const void *payload,
-                        size_t nbytes, int immediate)
+                        size_t nbytes, int immediate, void *lc)
 {
     gasnetc_cep_t *c = net ? (gasnetc_cep_t *)net : gasnetc_ibv_pick_cep(dest);
     int is_req = hdr->is_req, must_wait = 0;
@@ -306,6 +347,10 @@ int gasnetc_ibv_am_send(uint32_t dest, void *net, gasnetc_am_hdr_t *hdr, const v
                                 hdr->category, hdr->nargs);
     gasnetc_sdesc_t *d = gasnetc_ibv_desc_get(c, is_req ? GASNETC_OP_AM_REQ : GASNETC_OP_AM_REP);
     must_wait |= build_msg(d, wire, hl, inmsg ? payload : NULL, inmsg, is_req);
+    if (is_req && lc) {
+        send_req_async(d, must_wait, granted, (gasnete_ctr_t *)lc);
+        return 0;
+    }
     if (!is_req || granted) {
         d->owned = must_wait;
         send_granted(d, granted);

@@ -149,7 +149,7 @@ static void send_request(gex_Rank_t dst, int cat, unsigned n, int variadic)
 static void send_reply(gex_Token_t t, gex_Rank_t to, int cat, unsigned n)
 {
     gex_AM_Arg_t a[16];
-    static uint8_t src[SLOT];
+    static __thread uint8_t src[SLOT]; /* per thread: PAR builds run handlers on several */
     size_t nb = cat == CAT_SHORT ? 0 : payload_len(to, 0, n);
     void *dest = cat == CAT_LONG ? long_dest(test_rank, to, 0, n) : NULL;
     gex_AM_Index_t h = entries[ENTRY(cat, 0, n)].gex_index;
@@ -219,7 +219,7 @@ static void on_message(gex_Token_t t, int cat, int isreq, unsigned n, const gex_
         CHECK(gex_Token_MaxReplyLong(t, GEX_EVENT_NOW, 0, n) >= 512);
         send_reply(t, src, cat, n);
     } else {
-        replies_seen++;
+        __atomic_add_fetch(&replies_seen, 1, __ATOMIC_RELAXED);
     }
 }
 

@@ -54,7 +54,9 @@ static gex_Rank_t src_of(gex_Token_t t)
 
 static void reply_medium(gex_Token_t t, gex_Rank_t src, size_t nb, gex_AM_Arg_t seed, int mode)
 {
-    static uint8_t buf[1 << 17];
+    static __thread uint8_t *buf; /* per thread: PAR builds run handlers on several */
+    if (!buf) buf = malloc(1 << 17);
+    CHECK(buf != NULL);
     size_t max = gex_Token_MaxReplyMedium(t, GEX_EVENT_NOW, 0, 2);
     size_t n = nb < max ? nb : max;
     gex_AM_Arg_t rseed = (gex_AM_Arg_t)(seed ^ 0x5a5a5a5a);
@@ -64,12 +66,12 @@ static void reply_medium(gex_Token_t t, gex_Rank_t src, size_t nb, gex_AM_Arg_t 
         uint8_t *ebuf = reply_event_bufs + (size_t)src * REPLY_EVENT_BYTES;
         CHECK(n <= REPLY_EVENT_BYTES);
         test_fill(ebuf, n, seed_of(rseed));
-        reply_events_used++;
+        __atomic_add_fetch(&reply_events_used, 1, __ATOMIC_RELAXED);
         CHECK_OK(gex_AM_ReplyMedium(t, HIDX(H_MED_REP), ebuf, n, &reply_events[src], 0, rseed,
                                     (gex_AM_Arg_t)n));
         return;
     }
-    CHECK(n <= sizeof buf);
+    CHECK(n <= (size_t)1 << 17);
     test_fill(buf, n, seed_of(rseed));
     CHECK_OK(gex_AM_ReplyMedium(t, HIDX(H_MED_REP), buf, n, GEX_EVENT_NOW, 0, rseed,
                                 (gex_AM_Arg_t)n));
@@ -133,7 +135,7 @@ static void med_rep(gex_Token_t t, void *buf, size_t nb, gex_AM_Arg_t seed, gex_
 {
     CHECK_EQ(nb, (size_t)(uint32_t)len);
     CHECK_PATTERN(buf, nb, seed_of(seed), "Medium Reply payload");
-    replies++;
+    __atomic_add_fetch(&replies, 1, __ATOMIC_RELAXED);
 }
 
 static void long_rep(gex_Token_t t, void *buf, size_t nb, gex_AM_Arg_t seed, gex_AM_Arg_t len)
@@ -142,13 +144,13 @@ static void long_rep(gex_Token_t t, void *buf, size_t nb, gex_AM_Arg_t seed, gex
     CHECK_EQ(nb, (size_t)(uint32_t)len);
     CHECK_PTR_EQ(buf, test_seg_at(test_rank, reply_base + (uintptr_t)src * REPLY_REGION + 3));
     CHECK_PATTERN(buf, nb, seed_of(seed), "Long Reply payload");
-    replies++;
+    __atomic_add_fetch(&replies, 1, __ATOMIC_RELAXED);
 }
 
 static void ack(gex_Token_t t)
 {
     (void)src_of(t);
-    replies++;
+    __atomic_add_fetch(&replies, 1, __ATOMIC_RELAXED);
 }
 
 static void register_handlers(void)
