@@ -153,7 +153,7 @@ def merge_perftest(rounds):
                 best[key] = dict(rec, rounds=[], runs=0)
             cur = best[key]
             if rec["ok"]:
-                field = "t_typical_us" if pt.kind(rec["tool"]) == "lat" else "bw_avg_MBps"
+                field = "t_avg_us" if pt.kind(rec["tool"]) == "lat" else "bw_avg_MBps"
                 vals, runs = cur["rounds"] + [rec[field]], cur["runs"] + rec.get("runs", 1)
                 if not cur["ok"] or pt._better(rec["tool"], rec, cur):
                     cur = best[key] = dict(rec)
