@@ -107,12 +107,16 @@ void gasnete_barrier_progress(void)
     gasnete_bar_in_progress = 0;
 }
 
+static inline int gasnete_barrier_done(const gasnete_op_t *op)
+{
+    return (__atomic_load_n(&op->coll_data, __ATOMIC_ACQUIRE) & GASNETE_BAR_DONE) != 0;
+}
+
 /* coll_test of barrier events: advances, then reports completion. */
 static int gasnete_barrier_test_op(gasnete_op_t *op)
 {
-    if (!(__atomic_load_n(&op->coll_data, __ATOMIC_ACQUIRE) & GASNETE_BAR_DONE))
-        gasnete_barrier_progress();
-    return (__atomic_load_n(&op->coll_data, __ATOMIC_ACQUIRE) & GASNETE_BAR_DONE) != 0;
+    if (!gasnete_barrier_done(op)) gasnete_barrier_progress();
+    return gasnete_barrier_done(op);
 }
 
 /* Starts a barrier with this rank's contribution; returns its op. */
@@ -138,17 +142,28 @@ static gasnete_op_t *gasnete_barrier_start(gex_TM_t tm, gasnete_bval_t mine, con
         gasneti_fatalerror("%s: barrier protocol error (barrier slot still in use); were "
                            "barriers called in a different order on different ranks?",
                            caller);
-    gasnete_barrier_progress(); /* send the first round now (notify) */
+    /* Send the first round now (notify): only this team can have become
+     * ready, so no walk over the registry. */
+    if (!gasnete_bar_in_progress) {
+        gasnete_bar_in_progress = 1;
+        barrier_progress_team(t);
+        gasnete_bar_in_progress = 0;
+    }
     return op;
 }
 
 /* Polls until op completes; returns its result and frees op. */
 static gasnete_bval_t gasnete_barrier_finish(gasnete_op_t *op)
 {
-    if (gasnete_pshmbar_is(op)) gasnete_pshmbar_wait(op);
-    while (!gasnete_barrier_test_op(op)) {
-        gasnetc_poll();
-        gasneti_pollwait_hint();
+    if (gasnete_pshmbar_is(op)) gasnete_pshmbar_wait(op); /* shared-memory flags */
+    /* Every poll ends in gasnete_progress, which advances the barrier: the
+     * loop only tests (one progress pass per turn, not two). */
+    if (!gasnete_barrier_test_op(op)) {
+        do {
+            gasnetc_poll();
+            if (gasnete_barrier_done(op)) break;
+            gasneti_pollwait_hint();
+        } while (!gasnete_barrier_done(op));
     }
     gasnete_bval_t result = gasnete_bval_unpack(op->coll_data & ~GASNETE_BAR_DONE);
     gasnete_op_free(op);

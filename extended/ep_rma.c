@@ -129,7 +129,7 @@ static int ep_get(void *dest, gex_Rank_t jobrank, const void *src, size_t nbytes
     return 0;
 }
 
-static const gasnete_rma_transport_t ep_ops = {"endpoint AMs", ep_put, ep_get};
+static const gasnete_rma_transport_t ep_ops = {"endpoint AMs", ep_put, ep_get, NULL};
 
 void gasnete_ep_rma_init(void)
 {

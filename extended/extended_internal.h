@@ -251,6 +251,10 @@ typedef struct gasnete_rma_transport {
                const gasnete_cmpl_t *cmpl, gex_Flags_t flags);
     int (*get)(void *dest, gex_Rank_t jobrank, const void *src, size_t nbytes,
                const gasnete_cmpl_t *cmpl, gex_Flags_t flags);
+    /* Optional (NULL: none): reaps the transport's own completions without
+     * running handlers; returns how many.  Waits for RMA counters call it
+     * between full polls (extended/README "Waiting for RMA"). */
+    int (*reap)(void);
 } gasnete_rma_transport_t;
 
 /* Installs the transport used for non-local ranks (the default one fails

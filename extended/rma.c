@@ -120,14 +120,29 @@ static inline void gasnete_copy(void *dst, const void *src, size_t nbytes)
     if (dst != src) memcpy(dst, src, nbytes);
 }
 
-/* Polls until the counter pair completes (blocking forms, lc NOW). */
-static void gasnete_wait_ctr(const gasnete_ctr_t *c)
+/* Full polls in a wait: one in GASNETE_WAIT_FULL_EVERY iterations when the
+ * transport can reap its completions alone (README "Waiting for RMA"). */
+#define GASNETE_WAIT_FULL_EVERY 8U
+
+/* Waits until the counter completes (blocking forms, lc NOW).  The counter
+ * advances on the transport's completions, so between full polls (which run
+ * handlers and yield when idle) the loop only reaps them: the caller returns
+ * right after the completion instead of after a whole poll. */
+static void gasnete_wait_ctr(const gasnete_rma_transport_t *ops, const gasnete_ctr_t *c)
 {
+    int (*reap)(void) = ops->reap;
+    unsigned spins = 0;
     while (!gasnete_ctr_complete(c)) {
+        if (reap && (++spins % GASNETE_WAIT_FULL_EVERY) != 0) {
+            reap();
+            continue;
+        }
         gasnetc_poll();
         gasneti_pollwait_hint();
     }
 }
+#define GASNETE_WAIT_CTR(tm, c) gasnete_wait_ctr(GASNETE_RMA_WAIT_OPS(tm), (c))
+#define GASNETE_RMA_WAIT_OPS(tm) (GASNETE_UNLIKELY((tm)->pair_ep_idx) ? gasnete_rma_ep_ops : gasnete_rma_ops)
 
 /* ---- Put --------------------------------------------------------------------------- */
 
@@ -145,7 +160,7 @@ int gex_RMA_PutBlocking(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *sr
     gasnete_cmpl_t c = {&ctr, NULL};
     int rc = GASNETE_RMA_OPS(tm)->put(rank, dest, src, nbytes, &c, flags);
     if (rc) return rc;
-    gasnete_wait_ctr(&ctr);
+    GASNETE_WAIT_CTR(tm, &ctr);
     return 0;
 }
 
@@ -172,7 +187,7 @@ int gex_RMA_PutNBI(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src, si
     if (lc_opt == GEX_EVENT_NOW) flags |= GASNETE_FLAG_LC_NOW;
     int rc = GASNETE_RMA_OPS(tm)->put(rank, dest, src, nbytes, &c, flags);
     if (rc) return rc;
-    if (lc_opt == GEX_EVENT_NOW) gasnete_wait_ctr(&lc_now);
+    if (lc_opt == GEX_EVENT_NOW) GASNETE_WAIT_CTR(tm, &lc_now);
     return 0;
 }
 
@@ -198,7 +213,7 @@ gex_Event_t gex_RMA_PutNB(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *
         gasnete_op_free(op);
         return GEX_EVENT_NO_OP;
     }
-    if (lc_opt == GEX_EVENT_NOW) gasnete_wait_ctr(&op->lc);
+    if (lc_opt == GEX_EVENT_NOW) GASNETE_WAIT_CTR(tm, &op->lc);
     if (gasnete_op_complete(op)) {
         gasnete_op_free(op);
         if (lc_event) *lc_opt = GEX_EVENT_INVALID;
@@ -224,7 +239,7 @@ int gex_RMA_GetBlocking(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, siz
     gasnete_cmpl_t c = {&ctr, NULL};
     int rc = GASNETE_RMA_OPS(tm)->get(dest, rank, src, nbytes, &c, flags);
     if (rc) return rc;
-    gasnete_wait_ctr(&ctr);
+    GASNETE_WAIT_CTR(tm, &ctr);
     return 0;
 }
 
@@ -282,7 +297,7 @@ gex_RMA_Value_t gex_RMA_GetBlockingVal(gex_TM_t tm, gex_Rank_t rank, void *src, 
     gasnete_ctr_t ctr = {0, 0};
     gasnete_cmpl_t c = {&ctr, NULL};
     (void)GASNETE_RMA_OPS(tm)->get(buf, rank, src, nbytes, &c, flags & ~GEX_FLAG_IMMEDIATE);
-    gasnete_wait_ctr(&ctr);
+    GASNETE_WAIT_CTR(tm, &ctr);
     return gasnete_value_load(buf, nbytes);
 }
 
@@ -298,7 +313,7 @@ static int gasnete_put_val(gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RMA_Val
     gasnete_cmpl_t c = {op_ctr, &lc};
     int rc = GASNETE_RMA_OPS(tm)->put(rank, dest, buf, nbytes, &c, flags | GASNETE_FLAG_LC_NOW);
     if (rc) return rc;
-    gasnete_wait_ctr(&lc);
+    GASNETE_WAIT_CTR(tm, &lc);
     return 0;
 }
 
@@ -324,7 +339,7 @@ int gex_RMA_PutBlockingVal(gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RMA_Val
     gasnete_ctr_t ctr = {0, 0};
     int rc = gasnete_put_val(tm, rank, dest, value, nbytes, flags, &ctr);
     if (rc) return rc;
-    gasnete_wait_ctr(&ctr);
+    GASNETE_WAIT_CTR(tm, &ctr);
     return 0;
 }
 
@@ -384,5 +399,5 @@ void gasnete_memset_blocking(gex_TM_t tm, gex_Rank_t rank, void *dest, int val, 
         size_t len = nbytes - off < sizeof(block) ? nbytes - off : sizeof(block);
         (void)GASNETE_RMA_OPS(tm)->put(rank, (char *)dest + off, block, len, &c, 0);
     }
-    gasnete_wait_ctr(&ctr);
+    GASNETE_WAIT_CTR(tm, &ctr);
 }

@@ -89,5 +89,15 @@ int gex_NBI_Test(gex_EC_t event_mask, gex_Flags_t flags)
 void gex_NBI_Wait(gex_EC_t event_mask, gex_Flags_t flags)
 {
     gasnete_check_not_in_handler("gex_NBI_Wait");
-    while (gasnete_nbi_test(event_mask, "gex_NBI_Wait") != GASNET_OK) gasnete_wait_poll();
+    /* Puts and gets over the network complete on the transport's own
+     * completions: between full polls only reap them (README "Waiting for
+     * RMA"), so the caller returns as soon as the last one arrives. */
+    int (*reap)(void) = (event_mask & ~(gex_EC_t)(GEX_EC_PUT | GEX_EC_GET)) == 0
+                            ? gasnete_rma_net_ops()->reap
+                            : NULL;
+    unsigned spins = 0;
+    while (gasnete_nbi_test(event_mask, "gex_NBI_Wait") != GASNET_OK) {
+        if (reap && (++spins % 8U) != 0) reap();
+        else gasnete_wait_poll();
+    }
 }

@@ -198,6 +198,7 @@ static const gasnete_rma_transport_t gasnetc_ibv_rma = {
     .name = "ibv",
     .put = ibv_put,
     .get = ibv_get,
+    .reap = gasnetc_ibv_reap_send, /* every RMA completion is a send completion */
 };
 
 void gasnetc_ibv_rma_register(void)

@@ -9,12 +9,21 @@ In one boot it
      or broken verbs transport costs seconds, not the whole time budget; a
      program that passes the probe is then run with the profile's options;
   2. runs the perftest pairs the ratio table needs (perftest_plan);
-  3. writes one raw JSON file that bench.py turns into table rows.
+  3. repeats 1 and 2 for up to ROUNDS rounds while the time budget allows
+     one more (odd rounds run perftest first), so that ours and the
+     reference alternate in the same boot: a host that is busy for a
+     minute then slows both sides, not only one (issue 17 saw NBI and NB
+     puts of the same size differ by 1.5x within one single-pass run);
+  4. writes one raw JSON file that bench.py turns into table rows: per
+     program row the median over rounds ("value"), the best repetition of
+     all rounds ("min"/"max") and the per-round values ("rounds"); per
+     perftest pair the best run of all rounds and every round's value.
 Standard library only.
 """
 import json
 import os
 import shlex
+import statistics
 import sys
 import time
 
@@ -35,16 +44,19 @@ def perftest_plan(profile):
 
 
 PERFTEST_RESERVE_S = 200  # kept for perftest when our programs are slow
+ROUNDS = 3                # alternating rounds of ours + perftest (quick: 1)
 
 
-def run_ours(builddir, profile, ranks, launcher_args, log, deadline, save):
+def run_ours(builddir, profile, ranks, launcher_args, log, deadline, save, only=None):
     """{program: {"reason": str|None, "doc": dict|None}} for our programs.
-    Leaves PERFTEST_RESERVE_S before the deadline; save() after each."""
+    Leaves PERFTEST_RESERVE_S before the deadline; save() after each.
+    only: the programs to run without a probe (later rounds: those that
+    worked in the first); None = all, each probed first."""
     launcher = os.path.join(builddir, "gasnetrun_ibv")
     env = dict(os.environ)
     env["GASNET_SUPERNODE_MAXSIZE"] = "1"
     ours = {}
-    for prog in cfg.OUR_PROGRAMS:
+    for prog in (cfg.OUR_PROGRAMS if only is None else only):
         path = os.path.join(builddir, "tests", "perf", prog)
         base = [launcher, "-n", str(ranks)] + shlex.split(launcher_args or "") + [path]
         t0 = time.time()
@@ -52,8 +64,11 @@ def run_ours(builddir, profile, ranks, launcher_args, log, deadline, save):
         if left < 10:
             ours[prog] = {"reason": "skipped: the verbs phase ran out of time", "doc": None}
             continue
-        doc, reason = cfg.run_json_program(base + cfg.PROBE_ARGS[prog],
-                                           int(min(profile["probe_timeout"], left)), env, log)
+        reason = None
+        if only is None:
+            doc, reason = cfg.run_json_program(base + cfg.PROBE_ARGS[prog],
+                                               int(min(profile["probe_timeout"], left)), env,
+                                               log)
         if reason:
             ours[prog] = {"reason": "%s: probe run %s" % (NOT_AVAILABLE, reason), "doc": None}
         else:
@@ -82,7 +97,7 @@ def run_perftest(profile, dev, gid_index, server_ip, server_prefix, quick, log, 
             continue
         rec = pt.run_pair(tool, size, dev, gid_index, server_ip, port,
                           timeout=int(min(60, left / 3)), server_prefix=server_prefix,
-                          quick=quick, repeats=1 if quick else 2)
+                          quick=quick, repeats=1)
         if log:
             log.write("$ %s -> %s\n" % (rec["command"], json.dumps(rec)))
             log.flush()
@@ -90,6 +105,60 @@ def run_perftest(profile, dev, gid_index, server_ip, server_prefix, quick, log, 
         print("bench: %-12s -s %-8d %s" % (tool, size, status), flush=True)
         records.append(rec)
         save()
+
+
+def merge_ours(rounds):
+    """One {program: {"reason", "doc"}} from per-round ones: each result row
+    gets the median of the rounds' values, the best repetition of all rounds
+    (min, max) and "rounds" (the per-round best).  A program keeps the first
+    round's reason when no round produced a document."""
+    merged = {}
+    for prog in cfg.OUR_PROGRAMS:
+        runs = [r[prog] for r in rounds if prog in r]
+        docs = [r["doc"] for r in runs if r.get("doc")]
+        if not docs:
+            if runs:
+                merged[prog] = runs[0]
+            continue
+        doc = dict(docs[0])
+        rows = []
+        for row in docs[0].get("results", []):
+            same = [x for d in docs for x in d.get("results", [])
+                    if x["test"] == row["test"] and x["size"] == row["size"]
+                    and x.get("value") is not None]
+            if not same:
+                rows.append(row)
+                continue
+            m = dict(same[0])
+            m["value"] = statistics.median(x["value"] for x in same)
+            m["min"] = min(x["min"] for x in same)
+            m["max"] = max(x["max"] for x in same)
+            m["reps"] = sum(x.get("reps", 0) for x in same)
+            m["rounds"] = [x["min"] if x.get("unit") == "us" else x["max"] for x in same]
+            rows.append(m)
+        doc["results"] = rows
+        merged[prog] = {"reason": None, "doc": doc}
+    return merged
+
+
+def merge_perftest(rounds):
+    """The best usable run of every (tool, size) over the rounds' records,
+    with "rounds" (each round's value) and "runs" summed."""
+    best, seen = {}, []
+    for recs in rounds:
+        for rec in recs:
+            key = (rec["tool"], rec["size"])
+            if key not in best:
+                seen.append(key)
+                best[key] = dict(rec, rounds=[], runs=0)
+            cur = best[key]
+            if rec["ok"]:
+                field = "t_avg_us" if pt.kind(rec["tool"]) == "lat" else "bw_avg_MBps"
+                vals, runs = cur["rounds"] + [rec[field]], cur["runs"] + rec.get("runs", 1)
+                if not cur["ok"] or pt._better(rec["tool"], rec, cur):
+                    cur = best[key] = dict(rec)
+                cur["rounds"], cur["runs"] = vals, runs
+    return [best[k] for k in seen]
 
 
 def main(args):
@@ -133,13 +202,42 @@ def main(args):
         else:
             print("bench: verbs phase on %s (gid index %s, server %s), perftest %s" %
                   (dev, gid, ip, out["perftest_version"]), flush=True)
-            out["ours"] = run_ours(args.builddir, profile, args.verbs_ranks,
-                                   args.verbs_launcher_args, log, deadline, save)
             if out["perftest_version"] is None:
                 out["reason"] = "perftest is not installed (contrib/install-deps.sh)"
-            else:
-                run_perftest(profile, dev, gid, ip, args.perftest_server_prefix, args.quick,
-                             log, deadline, out["perftest"], save)
+            rounds_ours, rounds_pt, only = [], [], None
+            for rnd in range(1 if args.quick else ROUNDS):
+                r0 = time.time()
+                if rnd and deadline - r0 < 1.2 * round_s:
+                    print("bench: verbs round %d skipped (%.0f s left, a round took %.0f s)" %
+                          (rnd + 1, deadline - r0, round_s), flush=True)
+                    break
+                ours_r, pt_r = {}, []
+                rounds_ours.append(ours_r)
+                rounds_pt.append(pt_r)
+
+                def do_ours():
+                    ours_r.update(run_ours(args.builddir, profile, args.verbs_ranks,
+                                           args.verbs_launcher_args, log, deadline, save,
+                                           only))
+
+                def do_perftest():
+                    if out["perftest_version"] is not None:
+                        run_perftest(profile, dev, gid, ip, args.perftest_server_prefix,
+                                     args.quick, log, deadline, pt_r, save)
+
+                def save_round():
+                    out["ours"] = merge_ours(rounds_ours)
+                    out["perftest"] = merge_perftest(rounds_pt)
+                    save()
+
+                for step in ((do_ours, do_perftest) if rnd % 2 == 0 else (do_perftest, do_ours)):
+                    step()
+                    save_round()
+                if only is None:
+                    only = [p for p in cfg.OUR_PROGRAMS if ours_r.get(p, {}).get("doc")]
+                round_s = time.time() - r0
+                out["rounds"] = len(rounds_ours)
+                print("bench: verbs round %d done (%.0f s)" % (rnd + 1, round_s), flush=True)
     save()
     return 0
 

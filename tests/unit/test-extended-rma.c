@@ -96,7 +96,7 @@ static int fake_get(void *dest, gex_Rank_t r, const void *src, size_t n, const g
 {
     return fake_xfer(0, dest, src, n, c, flags);
 }
-static const gasnete_rma_transport_t fake = {"fake", fake_put, fake_get};
+static const gasnete_rma_transport_t fake = {"fake", fake_put, fake_get, NULL};
 
 /* One step: the oldest piece either signals LC (Put: copies the source
  * first) or completes. */
