@@ -13,6 +13,11 @@
  * (a fatal line names both).  Payloads are copied at injection (GEX_EVENT_
  * NOW), so local completion is immediate.  Rationale (why not registered
  * zero-copy RDMA yet): extended/README, "Endpoints and segments".
+ *
+ * Long AMs addressed to a non-primordial endpoint are placed here too
+ * (gasnete_ep_am_send_long): memmove when mapped, packed or RDMA over
+ * verbs, Medium fragments through the PSHM queue to a neighbour's client
+ * memory, then the header.
  */
 #include "extended/extended_internal.h"
 #include "core/gasnet_core_private.h" /* gasnetc_am_send: Long fragments */
