@@ -170,8 +170,10 @@ static int am_send_long_lc(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, cons
                            size_t nbytes, void *dest_addr, gex_Flags_t flags, const char *fn,
                            void *lc)
 {
-    check_long(dest, dest_addr, nbytes, fn);
     h->dest_addr = (uint64_t)(uintptr_t)dest_addr;
+    if (h->dst_ep) /* a created segment bound to another endpoint */
+        return gasnete_ep_am_send_long(dest, net, h, src, nbytes, dest_addr, flags, fn);
+    check_long(dest, dest_addr, nbytes, fn);
     if (!net && dest == gasneti_mynode) { /* into this process's own segment */
         if (nbytes) memmove(dest_addr, src, nbytes);
         return loopback(h, NULL, 0);

@@ -16,7 +16,9 @@
  *
  * Commit builds the same header as the fixed-payload calls and sends it
  * through core/am.c's paths, so routing (PSHM / verbs), credits, IMMEDIATE
- * and local completion are those of the fixed-payload calls.  Both
+ * and local completion are those of the fixed-payload calls, and so is the
+ * endpoint addressed: the one the Request's team names (TM-pairs), or for a
+ * Reply the endpoint that sent the Request.  Both
  * transports finish with the payload before returning, so lc_opt is
  * complete at Commit.  Prepare never refuses (IMMEDIATE is a permission);
  * Commit_v2 with GEX_FLAG_IMMEDIATE may return non-zero, leaving the
@@ -33,6 +35,7 @@ struct gasneti_srcdesc_s {
     int active;          /* prepared, not yet committed or cancelled */
     gex_Rank_t dest;     /* job rank */
     gex_Token_t token;   /* Replies */
+    gex_TM_t tm;         /* Requests: names both endpoints */
     void *addr;          /* payload buffer (client's or buf) */
     size_t size;         /* granted payload size */
     gex_Event_t *lc_opt;
@@ -67,7 +70,7 @@ static struct gasneti_srcdesc_s *sd_for(int kind)
     return *p;
 }
 
-static gex_AM_SrcDesc_t prepare(int kind, gex_Rank_t dest, gex_Token_t token,
+static gex_AM_SrcDesc_t prepare(int kind, gex_TM_t tm, gex_Rank_t dest, gex_Token_t token,
                                 const void *client_buf, size_t least, size_t most,
                                 gex_Event_t *lc_opt, gex_Flags_t flags, unsigned numargs)
 {
@@ -106,6 +109,7 @@ static gex_AM_SrcDesc_t prepare(int kind, gex_Rank_t dest, gex_Token_t token,
     sd->kind = kind;
     sd->dest = dest;
     sd->token = token;
+    sd->tm = tm;
     sd->size = size;
     sd->lc_opt = lc_opt;
     sd->numargs = numargs;
@@ -119,7 +123,7 @@ gex_AM_SrcDesc_t gex_AM_PrepareRequestMedium(gex_TM_t tm, gex_Rank_t rank, const
                                              unsigned int numargs)
 {
     gex_Rank_t dest = gasnetc_am_req_target(tm, rank, "gex_AM_PrepareRequestMedium");
-    return prepare(GASNETC_NPAM_REQ_MEDIUM, dest, NULL, client_buf, least_payload, most_payload,
+    return prepare(GASNETC_NPAM_REQ_MEDIUM, tm, dest, NULL, client_buf, least_payload, most_payload,
                    lc_opt, flags, numargs);
 }
 
@@ -130,7 +134,7 @@ gex_AM_SrcDesc_t gex_AM_PrepareRequestLong(gex_TM_t tm, gex_Rank_t rank, const v
 {
     (void)dest_addr; /* a hint; the Commit names the destination */
     gex_Rank_t dest = gasnetc_am_req_target(tm, rank, "gex_AM_PrepareRequestLong");
-    return prepare(GASNETC_NPAM_REQ_LONG, dest, NULL, client_buf, least_payload, most_payload,
+    return prepare(GASNETC_NPAM_REQ_LONG, tm, dest, NULL, client_buf, least_payload, most_payload,
                    lc_opt, flags, numargs);
 }
 
@@ -140,7 +144,7 @@ gex_AM_SrcDesc_t gex_AM_PrepareReplyMedium(gex_Token_t token, const void *client
                                            unsigned int numargs)
 {
     gex_Rank_t dest = gasnetc_am_reply_target(token, "gex_AM_PrepareReplyMedium");
-    return prepare(GASNETC_NPAM_REP_MEDIUM, dest, token, client_buf, least_payload,
+    return prepare(GASNETC_NPAM_REP_MEDIUM, NULL, dest, token, client_buf, least_payload,
                    most_payload, lc_opt, flags, numargs);
 }
 
@@ -151,7 +155,7 @@ gex_AM_SrcDesc_t gex_AM_PrepareReplyLong(gex_Token_t token, const void *client_b
 {
     (void)dest_addr;
     gex_Rank_t dest = gasnetc_am_reply_target(token, "gex_AM_PrepareReplyLong");
-    return prepare(GASNETC_NPAM_REP_LONG, dest, token, client_buf, least_payload, most_payload,
+    return prepare(GASNETC_NPAM_REP_LONG, NULL, dest, token, client_buf, least_payload, most_payload,
                    lc_opt, flags, numargs);
 }
 
@@ -191,6 +195,8 @@ int gasnetc_AM_Commit(int kind, gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, siz
     gasnetc_am_hdr_t h;
     gasnetc_am_fill_hdr(&h, IS_LONG(kind) ? GASNETC_AM_LONG : GASNETC_AM_MEDIUM, !IS_REPLY(kind),
                         handler, nbytes, numargs, args);
+    if (IS_REPLY(kind)) gasnetc_am_reply_eps(&h, d->token); /* back to the Request's endpoint */
+    else gasnetc_am_route_eps(&h, d->tm, fn);              /* the endpoint tm names */
     void *net = IS_REPLY(kind) ? d->token->net : NULL;
     int rc = IS_LONG(kind)
                  ? gasnetc_am_send_long(d->dest, net, &h, d->addr, nbytes, dest_addr, commit_flags, fn)

@@ -89,6 +89,10 @@ int gasnetc_is_local(gex_Rank_t rank);
 void *gasnetc_local_addr(gex_Rank_t rank, const void *addr, size_t len);
 /* 1 if [addr, addr+len) lies in rank's segment (as the owner sees it). */
 int gasnetc_in_segment(gex_Rank_t rank, const void *addr, size_t len);
+/* 1 if an incoming Long's [dest_addr, +nbytes) lies in the segment bound to
+ * its destination endpoint here (core/handlers.c; endpoint 0: the
+ * primordial segment).  Handler-safe, no locks. */
+int gasnetc_am_long_dest_ok(const gasnetc_am_hdr_t *h);
 
 /* This process's endpoints by index (0: primordial; NULL: none yet).
  * Entries are written once, before any message can name them. */

@@ -27,8 +27,8 @@ struct gasneti_token_s {
 };
 
 /* Endpoint indices of an outgoing AM (handlers.c): a Request on tm goes
- * from tm's endpoint to the one tm names at the peer (fatal for a Long to
- * a non-primordial endpoint); a Reply goes back to the Request's sender. */
+ * from tm's endpoint to the one tm names at the peer; a Reply goes back to
+ * the Request's sender. */
 void gasnetc_am_route_eps(gasnetc_am_hdr_t *h, gex_TM_t tm, const char *fn);
 void gasnetc_am_reply_eps(gasnetc_am_hdr_t *h, gex_Token_t token);
 
@@ -58,6 +58,13 @@ int gasnetc_am_send(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, const void 
  * and sends the header.  Returns as gasnetc_am_send. */
 int gasnetc_am_send_long(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, const void *src,
                          size_t nbytes, void *dest_addr, gex_Flags_t flags, const char *fn);
+/* A Long to a non-primordial endpoint (h->dst_ep > 0; extended/ep_rma.c):
+ * checks dest_addr against that endpoint's published segment, places the
+ * payload (memcpy when mapped here, RDMA or packed over verbs, internal
+ * Medium fragments to a neighbour's unmapped client memory) and sends the
+ * header behind it.  Returns as gasnetc_am_send. */
+int gasnete_ep_am_send_long(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, const void *src,
+                            size_t nbytes, void *dest_addr, gex_Flags_t flags, const char *fn);
 /* Job rank of (tm, rank) for a Request; fatal on a bad team or rank. */
 gex_Rank_t gasnetc_am_req_target(gex_TM_t tm, gex_Rank_t rank, const char *fn);
 /* Source rank of a Request token, marking it replied; fatal outside a

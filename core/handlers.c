@@ -161,10 +161,18 @@ void gasnetc_am_route_eps(gasnetc_am_hdr_t *h, gex_TM_t tm, const char *fn)
 {
     h->src_ep = (uint8_t)tm->ep->index;
     h->dst_ep = tm->is_pair ? (uint8_t)tm->pair_ep_idx : 0;
-    if (h->dst_ep && h->category == GASNETC_AM_LONG)
-        gasneti_fatalerror("%s: Long AMs to a non-primordial endpoint (index %u) are not "
-                           "supported; send a Medium, or a Long to endpoint 0",
-                           fn, (unsigned)h->dst_ep);
+    (void)fn;
+}
+
+int gasnetc_am_long_dest_ok(const gasnetc_am_hdr_t *h)
+{
+    const void *dst = (const void *)(uintptr_t)h->dest_addr;
+    if (!h->dst_ep) return gasnetc_in_segment(gasneti_mynode, dst, h->nbytes);
+    gex_EP_t ep = h->dst_ep < GASNET_MAXEPS ? gasneti_eps[h->dst_ep] : NULL;
+    gex_Segment_t s = ep ? ep->segment : GEX_SEGMENT_INVALID;
+    if (!s) return 0;
+    uintptr_t a = (uintptr_t)dst, base = (uintptr_t)s->addr;
+    return a >= base && h->nbytes <= s->size && a - base <= s->size - h->nbytes;
 }
 
 void gasnetc_am_reply_eps(gasnetc_am_hdr_t *h, gex_Token_t token)

@@ -13,8 +13,14 @@
  * (a fatal line names both).  Payloads are copied at injection (GEX_EVENT_
  * NOW), so local completion is immediate.  Rationale (why not registered
  * zero-copy RDMA yet): extended/README, "Endpoints and segments".
+ *
+ * Long AMs addressed to a non-primordial endpoint are placed here too
+ * (gasnete_ep_am_send_long): memmove when mapped, packed or RDMA over
+ * verbs, Medium fragments through the PSHM queue to a neighbour's client
+ * memory, then the header.
  */
 #include "extended/extended_internal.h"
+#include "core/gasnet_core_private.h" /* gasnetc_am_send: Long fragments */
 #include "core/ibv/ibv.h"
 
 #include <string.h>
@@ -23,6 +29,7 @@
 #define H_ACK (GASNETE_HANDLER_BASE + 13)
 #define H_GET (GASNETE_HANDLER_BASE + 14)
 #define H_GETR (GASNETE_HANDLER_BASE + 15)
+#define H_LFRAG (GASNETE_HANDLER_BASE + 16)
 #define LO(x) ((gex_AM_Arg_t)(uint32_t)(uint64_t)(uintptr_t)(x))
 #define HI(x) ((gex_AM_Arg_t)(uint32_t)((uint64_t)(uintptr_t)(x) >> 32))
 #define PTR(lo, hi) ((void *)(uintptr_t)((uint64_t)(uint32_t)(lo) | (uint64_t)(uint32_t)(hi) << 32))
@@ -129,6 +136,61 @@ static int ep_get(void *dest, gex_Rank_t jobrank, const void *src, size_t nbytes
     return 0;
 }
 
+/* ---- Long AMs to non-primordial endpoints ------------------------------------ */
+
+/* A piece of a Long's payload for a neighbour's unmapped segment: copied in
+ * place before the Long's own header, which follows it in the same queue
+ * (PSHM queues are FIFO per producer). */
+static void lfrag_h(gex_Token_t t, void *buf, size_t n, gex_AM_Arg_t ep, gex_AM_Arg_t alo,
+                    gex_AM_Arg_t ahi)
+{
+    memcpy(target(t, ep, PTR(alo, ahi), n), buf, n);
+}
+
+int gasnete_ep_am_send_long(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, const void *src,
+                            size_t nbytes, void *dest_addr, gex_Flags_t flags, const char *fn)
+{
+    gex_EP_Index_t idx = h->dst_ep;
+    void *base;
+    uintptr_t size;
+    if (nbytes && (gasnete_ep_segment(dest, idx, &base, &size) ||
+                   (uintptr_t)dest_addr < (uintptr_t)base || nbytes > size ||
+                   (uintptr_t)dest_addr - (uintptr_t)base > size - nbytes))
+        gasneti_fatalerror("%s: destination [%p, +%zu) is not inside the segment bound to "
+                           "endpoint %u of rank %u (bind one with gex_EP_BindSegment and "
+                           "publish it with gex_EP_PublishBoundSegment first)",
+                           fn, dest_addr, nbytes, (unsigned)idx, (unsigned)dest);
+    gex_Flags_t blocking = flags & ~(gex_Flags_t)GEX_FLAG_IMMEDIATE;
+    if (!net && dest == gasneti_mynode) { /* our own endpoint: in place, then run */
+        if (nbytes) memmove(dest_addr, src, nbytes);
+        return gasnetc_am_send(dest, NULL, h, NULL, 0, blocking, fn);
+    }
+    if (net || !gasnetc_is_local(dest)) { /* verbs: packed, or RDMA to the registered segment */
+        if (!gasnetc_ibv_cseg_long_ok(dest, (uint64_t)(uintptr_t)dest_addr, nbytes))
+            gasneti_fatalerror("%s: %zu bytes to endpoint %u of rank %u: its segment is not "
+                               "registered (SEGMENT_LARGE build, or registration failed at "
+                               "gex_EP_PublishBoundSegment), so at most "
+                               "GASNET_PACKEDLONG_LIMIT bytes can travel; send smaller Longs",
+                               fn, nbytes, (unsigned)idx, (unsigned)dest);
+        return gasnetc_am_send(dest, net, h, src, nbytes, flags, fn);
+    }
+    void *local = nbytes ? gasnete_ep_local_addr(dest, idx, dest_addr, nbytes) : NULL;
+    if (local) { /* a neighbour's shared (library-allocated) segment, mapped here */
+        memmove(local, src, nbytes);
+        return gasnetc_am_send(dest, NULL, h, NULL, 0, blocking, fn);
+    }
+    /* A neighbour's client memory: Medium fragments in the same queue. */
+    for (size_t off = 0; off < nbytes; off += GASNETC_MAX_MEDIUM) {
+        size_t len = nbytes - off < GASNETC_MAX_MEDIUM ? nbytes - off : GASNETC_MAX_MEDIUM;
+        gex_AM_Arg_t a[3] = {(gex_AM_Arg_t)idx, LO((char *)dest_addr + off),
+                             HI((char *)dest_addr + off)};
+        gasnetc_am_hdr_t f;
+        gasnetc_am_fill_hdr(&f, GASNETC_AM_MEDIUM, h->is_req, H_LFRAG, len, 3, a);
+        (void)gasnetc_am_send(dest, NULL, &f, (const char *)src + off, len, blocking, fn);
+    }
+    return gasnetc_am_send(dest, NULL, h, NULL, 0, blocking, fn);
+}
+
 static const gasnete_rma_transport_t ep_ops = {"endpoint AMs", ep_put, ep_get, NULL};
 
 void gasnete_ep_rma_init(void)
@@ -142,6 +204,8 @@ void gasnete_ep_rma_init(void)
          "gasnete_ep_get"},
         {H_GETR, (gex_AM_Fn_t)getr_reph, GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_REPLY, 4, NULL,
          "gasnete_ep_getr"},
+        {H_LFRAG, (gex_AM_Fn_t)lfrag_h, GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_REQREP, 3, NULL,
+         "gasnete_ep_long_fragment"},
     };
     gasnetc_register_internal_handlers(table, sizeof(table) / sizeof(table[0]));
     gasnete_rma_ep_ops = &ep_ops;

@@ -224,6 +224,25 @@ static int scratch_query(gex_Flags_t flags, const char *fn)
     return 1;
 }
 
+/* Where the scratch space granted for one of our team memberships lies
+ * (GEX_FLAG_SCRATCH_SEG_OFFSET: an offset into the primordial segment, the
+ * one bound to the member endpoint).  The spec wants it inside that
+ * segment; we never touch it (README, "Teams"), so a range outside only
+ * earns one warning. */
+static void *scratch_place(gex_Addr_t a, size_t size, gex_Flags_t flags, const char *fn)
+{
+    static int warned;
+    void *p = a;
+    if (flags & GEX_FLAG_SCRATCH_SEG_OFFSET)
+        p = (char *)gasneti_seginfo[gasneti_mynode].addr + (uintptr_t)a;
+    if (p && size && gasneti_attach_done && !gasnetc_in_segment(gasneti_mynode, p, size) &&
+        !warned++)
+        gasneti_warning("%s: scratch space [%p, +%zu) is not inside the caller's bound segment "
+                        "(the specification requires it there)",
+                        fn, p, size);
+    return p;
+}
+
 size_t gex_TM_Split(gex_TM_t *new_tm_p, gex_TM_t parent_tm, int color, int key,
                     void *scratch_addr, size_t scratch_size, gex_Flags_t flags)
 {
@@ -231,7 +250,20 @@ size_t gex_TM_Split(gex_TM_t *new_tm_p, gex_TM_t parent_tm, int color, int key,
     (void)gasnete_team_for_coll(parent_tm, fn);
     int joins = new_tm_p != NULL && color >= 0;
     if (scratch_query(flags, fn)) return joins ? GASNETE_TEAM_SCRATCH : 0;
-    if (flags & GEX_FLAG_TM_NO_SCRATCH) scratch_addr = NULL, scratch_size = 0;
+    if (flags & (GEX_FLAG_TM_GLOBAL_SCRATCH | GEX_FLAG_TM_SYMMETRIC_SCRATCH))
+        gasneti_fatalerror("%s: GEX_FLAG_TM_GLOBAL_SCRATCH and GEX_FLAG_TM_SYMMETRIC_SCRATCH are "
+                           "for gex_TM_Create; Split takes each caller's own scratch_addr",
+                           fn);
+    if ((flags & GEX_FLAG_TM_NO_SCRATCH) || !joins) {
+        scratch_addr = NULL, scratch_size = 0;
+    } else {
+        if (!scratch_size)
+            gasneti_fatalerror("%s: scratch_size is 0; pass the size from the "
+                               "GEX_FLAG_TM_SCRATCH_SIZE_RECOMMENDED query, or "
+                               "GEX_FLAG_TM_NO_SCRATCH",
+                               fn);
+        scratch_addr = scratch_place(scratch_addr, scratch_size, flags, fn);
+    }
     gex_Rank_t n = parent_tm->size;
     split_arg_t mine = {color, key, my_next_id(), (uint32_t)joins};
     split_arg_t *all = malloc(sizeof(*all) * n);
@@ -262,19 +294,25 @@ size_t gex_TM_Split(gex_TM_t *new_tm_p, gex_TM_t parent_tm, int color, int key,
     return 0;
 }
 
-/* The jobranks of Create's member list; fatal on a bad entry. */
+/* The jobranks of Create's member list (team order); fatal on a bad entry.
+ * *local: how many members are this process's endpoints, *me: the team
+ * rank of (the first of) them. */
 static gex_Rank_t *create_members(gex_TM_t parent, const gex_EP_Location_t *args, size_t numargs,
-                                  gex_Flags_t flags, const char *fn)
+                                  gex_Flags_t flags, const char *fn, size_t *local,
+                                  gex_Rank_t *me)
 {
     gex_Rank_t *jr = malloc(sizeof(*jr) * numargs);
     if (!jr) gasneti_fatalerror("%s: out of memory for %zu members", fn, numargs);
-    int have_me = 0;
+    if (numargs >= GEX_RANK_INVALID)
+        gasneti_fatalerror("%s: numargs %zu is too large", fn, numargs);
+    *local = 0;
+    *me = GEX_RANK_INVALID;
     for (size_t i = 0; i < numargs; i++) {
         gex_Rank_t r = args[i].gex_rank;
         if (args[i].gex_ep_index != 0)
             gasneti_fatalerror("%s: args[%zu].gex_ep_index is %u; only primordial endpoints "
-                               "(index 0) can be team members (use gex_TM_Pair to reach "
-                               "other endpoints)",
+                               "(index 0) can be team members, as in GASNet-EX (use "
+                               "gex_TM_Pair to reach other endpoints)",
                                fn, i, (unsigned)args[i].gex_ep_index);
         if (flags & GEX_FLAG_RANK_IS_JOBRANK) {
             if (r >= gasneti_nodes || gasnete_team_rank_of(parent, r) == GEX_RANK_INVALID)
@@ -292,15 +330,24 @@ static gex_Rank_t *create_members(gex_TM_t parent, const gex_EP_Location_t *args
         for (size_t k = 0; k < i; k++)
             if (jr[k] == jr[i])
                 gasneti_fatalerror("%s: args[%zu] and args[%zu] name the same member", fn, k, i);
-        if (jr[i] == gasneti_mynode) have_me = 1;
+        if (jr[i] == gasneti_mynode) {
+            if (!*local) *me = (gex_Rank_t)i;
+            ++*local;
+        }
     }
-    if (!have_me)
-        gasneti_fatalerror("%s: args does not name the caller (parent rank %u); callers that "
-                           "join no team pass num_new_tms 0",
-                           fn, (unsigned)parent->rank);
     return jr;
 }
 
+#define SCRATCH_MODES                                                                     \
+    (GEX_FLAG_TM_SYMMETRIC_SCRATCH | GEX_FLAG_TM_LOCAL_SCRATCH | GEX_FLAG_TM_GLOBAL_SCRATCH | \
+     GEX_FLAG_TM_NO_SCRATCH)
+
+/* Creates zero or more disjoint teams per call, at most one per caller
+ * (spec): each caller names the members of the team it creates, callers of
+ * the same team pass the same args[], and a caller need not be a member of
+ * the team it names (num_new_tms 0 then).  One allgather of next ids over
+ * the parent names every new team (largest next id among its members), a
+ * barrier over the parent makes them usable on return. */
 size_t gex_TM_Create(gex_TM_t *new_tms, size_t num_new_tms, gex_TM_t parent_tm,
                      gex_EP_Location_t *args, size_t numargs, gex_Addr_t *scratch_addrs,
                      size_t scratch_size, gex_Flags_t flags)
@@ -309,32 +356,53 @@ size_t gex_TM_Create(gex_TM_t *new_tms, size_t num_new_tms, gex_TM_t parent_tm,
     (void)gasnete_team_for_coll(parent_tm, fn);
     /* Queries pass new_tms NULL (UPC++ does): membership is num_new_tms. */
     if (scratch_query(flags, fn)) return num_new_tms && numargs ? GASNETE_TEAM_SCRATCH : 0;
-    int joins = new_tms != NULL && num_new_tms > 0 && numargs > 0;
-    if (num_new_tms > 1)
-        gasneti_fatalerror("%s: num_new_tms is %zu; this process has one endpoint that can be "
-                           "a team member (GASNET_MAXEPS %d), so at most 1",
-                           fn, num_new_tms, GASNET_MAXEPS);
+    gex_Flags_t mode = flags & SCRATCH_MODES;
+    if (mode & (mode - 1))
+        gasneti_fatalerror("%s: flags 0x%x hold more than one of GEX_FLAG_TM_{SYMMETRIC,LOCAL,"
+                           "GLOBAL,NO}_SCRATCH (they are mutually exclusive)",
+                           fn, (unsigned)flags);
+    if (!mode) mode = GEX_FLAG_TM_LOCAL_SCRATCH; /* no default in the spec: the common one */
+    size_t local = 0;
+    gex_Rank_t me = GEX_RANK_INVALID;
+    gex_Rank_t *jr = numargs ? create_members(parent_tm, args, numargs, flags, fn, &local, &me)
+                             : NULL;
+    if (numargs && num_new_tms != local)
+        gasneti_fatalerror("%s: num_new_tms is %zu but args[] names %zu endpoint(s) of this "
+                           "process (they must be equal)",
+                           fn, num_new_tms, local);
+    if (local && !new_tms) gasneti_fatalerror("%s: new_tms is NULL but the caller is a member", fn);
     void *scratch = NULL;
-    if (!(flags & GEX_FLAG_TM_NO_SCRATCH) && scratch_addrs && joins) scratch = scratch_addrs[0];
-    else scratch_size = 0;
-    gex_Rank_t *jr = joins ? create_members(parent_tm, args, numargs, flags, fn) : NULL;
+    if (local && mode != GEX_FLAG_TM_NO_SCRATCH) {
+        if (!scratch_addrs || !scratch_size)
+            gasneti_fatalerror("%s: no scratch space (scratch_addrs %p, scratch_size %zu); pass "
+                               "GEX_FLAG_TM_NO_SCRATCH to create a team without one",
+                               fn, (void *)scratch_addrs, scratch_size);
+        gex_Addr_t a = mode == GEX_FLAG_TM_GLOBAL_SCRATCH ? scratch_addrs[me] : scratch_addrs[0];
+        scratch = scratch_place(a, scratch_size, flags, fn);
+    } else {
+        scratch_size = 0;
+    }
     gex_Rank_t n = parent_tm->size;
     uint32_t mine = my_next_id();
     uint32_t *ids = malloc(sizeof(*ids) * n);
     if (!ids) gasneti_fatalerror("%s: out of memory (parent team of %u)", fn, n);
     gasnete_coll_allgather(parent_tm, ids, &mine, sizeof(mine));
-    if (joins) {
+    if (local) {
         uint32_t id = 0;
         for (size_t i = 0; i < numargs; i++) {
             uint32_t x = ids[gasnete_team_rank_of(parent_tm, jr[i])];
             if (x > id) id = x;
         }
         new_tms[0] = team_new(parent_tm, jr, (gex_Rank_t)numargs, id, scratch, scratch_size,
-                              flags & ~(gex_Flags_t)GEX_FLAG_RANK_IS_JOBRANK, fn);
-    } else if (new_tms && num_new_tms) {
-        new_tms[0] = GEX_TM_INVALID;
+                              flags & ~(gex_Flags_t)(GEX_FLAG_RANK_IS_JOBRANK | SCRATCH_MODES |
+                                                     GEX_FLAG_SCRATCH_SEG_OFFSET),
+                              fn);
+    } else {
+        free(jr);
     }
     free(ids);
+    /* Stronger than the per-team barrier LOCAL_SCRATCH asks for: nobody
+     * sends for a new team before every member has registered it. */
     (void)gex_Coll_BarrierBlocking(parent_tm, 0);
     return 0;
 }
@@ -351,8 +419,11 @@ int gex_TM_Destroy(gex_TM_t tm, gex_Memvec_t *scratch_p, gex_Flags_t flags)
     if (!(flags & GEX_FLAG_GLOBALLY_QUIESCED)) (void)gex_Coll_BarrierBlocking(tm, 0);
     reg_remove(t);
     int had_scratch = t->scratch_addr != NULL;
-    if (scratch_p) {
+    if (scratch_p && had_scratch) { /* written only when the client gave it (spec) */
         scratch_p->gex_addr = t->scratch_addr;
+        if (flags & GEX_FLAG_SCRATCH_SEG_OFFSET)
+            scratch_p->gex_addr = (void *)((uintptr_t)t->scratch_addr -
+                                           (uintptr_t)gasneti_seginfo[gasneti_mynode].addr);
         scratch_p->gex_len = t->scratch_size;
     }
     free((void *)tm->jobranks);

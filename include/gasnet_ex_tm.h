@@ -28,19 +28,27 @@ extern int gex_EP_PublishBoundSegment(gex_TM_t tm, gex_EP_t *eps, size_t num_eps
 extern size_t gex_TM_Split(gex_TM_t *new_tm_p, gex_TM_t parent_tm, int color, int key,
                            void *scratch_addr, size_t scratch_size, gex_Flags_t flags);
 
-/* Collective over parent_tm: callers with num_new_tms 1 and numargs > 0
- * form the team whose members, in rank order, are args (parent ranks, or
- * jobranks with GEX_FLAG_RANK_IS_JOBRANK; endpoint index 0); every member
- * passes the same list.  Callers with num_new_tms 0 take part without
- * joining.  Scratch-size queries as for gex_TM_Split. */
+/* Collective over parent_tm: creates zero or more disjoint teams, at most
+ * one per caller.  A caller with numargs > 0 names the members of the team
+ * it creates in rank order (parent ranks, or jobranks with
+ * GEX_FLAG_RANK_IS_JOBRANK; endpoint index 0, as in GASNet-EX); callers of
+ * one team pass the same list; a caller need not be in the list it names.
+ * num_new_tms must equal the number of this process's endpoints in args
+ * (0 or 1); new_tms[0] receives our team.  Scratch: one of
+ * GEX_FLAG_TM_{SYMMETRIC,LOCAL,GLOBAL,NO}_SCRATCH (none given: LOCAL) picks
+ * scratch_addrs[0], scratch_addrs[0], scratch_addrs[our team rank] or
+ * nothing; GEX_FLAG_SCRATCH_SEG_OFFSET makes them segment offsets.
+ * Scratch-size queries as for gex_TM_Split.  Ends with a barrier over
+ * parent_tm. */
 extern size_t gex_TM_Create(gex_TM_t *new_tms, size_t num_new_tms, gex_TM_t parent_tm,
                             gex_EP_Location_t *args, size_t numargs, gex_Addr_t *scratch_addrs,
                             size_t scratch_size, gex_Flags_t flags);
 
 /* Collective over tm (not the primordial team, not a TM-pair): destroys it
  * after a barrier (skipped with GEX_FLAG_GLOBALLY_QUIESCED).  *scratch_p
- * (if non-NULL) receives the scratch space given at creation; returns
- * non-zero when there was one. */
+ * (if non-NULL) receives the scratch space given at creation, if one was
+ * (as a segment offset with GEX_FLAG_SCRATCH_SEG_OFFSET); returns non-zero
+ * when it was written. */
 extern int gex_TM_Destroy(gex_TM_t tm, gex_Memvec_t *scratch_p, gex_Flags_t flags);
 
 /* A TM-pair: names local_ep and, as rank r, the endpoint of index

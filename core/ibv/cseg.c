@@ -107,3 +107,11 @@ size_t gasnetc_ibv_cseg_rkey(int hca, uint32_t rank, uint64_t raddr, size_t len,
     }
     return 0;
 }
+
+int gasnetc_ibv_cseg_long_ok(uint32_t rank, uint64_t raddr, size_t len)
+{
+    uint32_t rkey;
+    if (len <= gasnetc_ibv.packed_long_limit) return 1;
+    return GASNETC_SEGMENT_PINNED && rank < gasneti_nodes &&
+           gasnetc_ibv_cseg_rkey(0, rank, raddr, len, &rkey) == len;
+}

@@ -139,6 +139,10 @@ void gasnetc_ibv_cseg_remote(unsigned ep_idx, uint32_t rank, uint64_t addr, uint
  * context, lock-free. */
 size_t gasnetc_ibv_cseg_rkey(int hca, uint32_t rank, uint64_t raddr, size_t len, uint32_t *rkey);
 extern int gasnetc_ibv_cseg_any;
+/* 1 if a Long of len bytes can reach [raddr, +len) at network peer rank:
+ * it travels packed (len <= GASNET_PACKEDLONG_LIMIT) or the range lies in
+ * a created segment whose rkeys were published.  Any thread. */
+int gasnetc_ibv_cseg_long_ok(uint32_t rank, uint64_t raddr, size_t len);
 
 /* Sends one AM over verbs.  Request: dest is the job rank and net NULL.
  * Reply: net is the connection the Request came on (from the deliver

@@ -34,7 +34,7 @@ static void long_in_place(const gasnetc_cep_t *c, const gasnetc_am_hdr_t *h, con
                           uint32_t len)
 {
     void *dst = (void *)(uintptr_t)h->dest_addr;
-    if (!gasnetc_in_segment(gasnetc_ibv.rank, dst, h->nbytes))
+    if (!gasnetc_am_long_dest_ok(h)) /* the destination endpoint's segment */
         corrupt(c, len, "Long destination outside this rank's segment");
     memcpy(dst, payload, h->nbytes);
 }

@@ -13,7 +13,9 @@
  *     a barrier over that team;
  * every tenth iteration splits the reversed team and re-creates the half
  * team by jobranks (teams of teams), then destroys both teams (scratch
- * returned) and starts again.
+ * returned); every iteration also creates two disjoint teams in one
+ * gex_TM_Create call, with a caller in neither and each scratch mode
+ * (multi_create), and uses and destroys them; then starts again.
  * Iterations: argv[1] (default 100).  Needs 2 or more processes.
  */
 #include <gasnetex.h>
@@ -24,6 +26,7 @@
 #define OFF_CTR 0          /* uint64 fetch-add targets: [0] half, [1] reversed, [2] world */
 #define OFF_SLOT 64        /* uint64 put target, written by the left neighbour */
 #define OFF_SCRATCH 4096   /* scratch of the half team, then of the reversed team */
+#define OFF_MULTI (3 * 4096 + 65536) /* scratch of the teams of multi_create */
 #define HIDX (GEX_AM_INDEX_BASE + 1)
 
 static volatile uint64_t am_sum; /* jobrank+1 of each AM sender on the half team */
@@ -148,6 +151,60 @@ static void nested(gex_TM_t htm, gex_TM_t rtm, int iter)
     CHECK_EQ(gex_TM_Destroy(sub, NULL, 0), 0);
 }
 
+/* One gex_TM_Create call making two disjoint teams, with a caller that
+ * belongs to neither: team A is the even ranks but 0 in reverse order
+ * (symmetric scratch given as a segment offset), team B the odd ranks
+ * (global scratch: every member's address); rank 0 names team B without
+ * joining it.  Each new team runs a barrier and a broadcast, then is
+ * destroyed, handing back its scratch (as an offset for team A). */
+static void multi_create(int iter)
+{
+    gex_Rank_t N = test_size, me = test_rank;
+    gex_EP_Location_t *args = calloc(N, sizeof(*args));
+    gex_Rank_t *jr = calloc(N, sizeof(*jr));
+    gex_Addr_t *glob = calloc(N, sizeof(*glob));
+    CHECK(args && jr && glob);
+    int in_a = me % 2 == 0 && me != 0;
+    gex_Rank_t n = 0;
+    if (in_a) {
+        for (gex_Rank_t r = (N - 1) / 2 * 2; r >= 2; r -= 2) jr[n++] = r;
+    } else {
+        for (gex_Rank_t r = 1; r < N; r += 2) jr[n++] = r;
+    }
+    for (gex_Rank_t i = 0; i < n; i++) {
+        args[i].gex_rank = jr[i]; /* the primordial team: ranks are jobranks */
+        args[i].gex_ep_index = 0;
+        glob[i] = test_seg_at(jr[i], OFF_MULTI);
+    }
+    int member = me != 0;
+    gex_Flags_t mode = in_a ? GEX_FLAG_TM_SYMMETRIC_SCRATCH | GEX_FLAG_SCRATCH_SEG_OFFSET
+                            : GEX_FLAG_TM_GLOBAL_SCRATCH;
+    size_t sz = gex_TM_Create(NULL, member, test_tm, args, n, NULL, 0,
+                              mode | GEX_FLAG_TM_SCRATCH_SIZE_RECOMMENDED);
+    CHECK(member ? sz > 0 && sz <= 65536 : sz == 0);
+    gex_Addr_t sym = (gex_Addr_t)(uintptr_t)OFF_MULTI;
+    gex_TM_t tm = GEX_TM_INVALID;
+    gex_TM_Create(member ? &tm : NULL, member, test_tm, args, n, in_a ? &sym : glob,
+                  member ? sz : 0, mode);
+    if (member) {
+        CHECK(tm != GEX_TM_INVALID);
+        check_team(tm, jr, n);
+        CHECK_OK(gex_Coll_BarrierBlocking(tm, 0));
+        uint64_t got = 0;
+        uint64_t src = 1000u * (unsigned)iter + jr[0];
+        gex_Event_Wait(gex_Coll_BroadcastNB(tm, 0, &got, &src, sizeof got, 0));
+        CHECK_EQ(got, 1000u * (unsigned)iter + jr[0]);
+        gex_Memvec_t mv;
+        CHECK(gex_TM_Destroy(tm, &mv, in_a ? GEX_FLAG_SCRATCH_SEG_OFFSET : 0) != 0);
+        if (in_a) CHECK_EQ((uintptr_t)mv.gex_addr, (uintptr_t)OFF_MULTI);
+        else CHECK_PTR_EQ(mv.gex_addr, test_seg_at(me, OFF_MULTI));
+        CHECK_EQ(mv.gex_len, sz);
+    }
+    free(args);
+    free(jr);
+    free(glob);
+}
+
 int main(int argc, char **argv)
 {
     test_init("teams", &argc, &argv, 3 * 4096 + 2 * 65536, 0, 2);
@@ -234,6 +291,7 @@ int main(int argc, char **argv)
         CHECK_EQ(am_sum, (uint64_t)from + 1);
         for (int w = 0; w < 3; w++) gex_AD_Destroy(run[w].ad);
         if (iter % 10 == 0) nested(htm, rtm, iter);
+        multi_create(iter);
         gex_Memvec_t mv;
         CHECK(gex_TM_Destroy(htm, &mv, 0) != 0);
         CHECK_PTR_EQ(mv.gex_addr, (void *)scratch);
