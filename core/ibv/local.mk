@@ -15,6 +15,7 @@ libgasnet_sources += \
 	core/ibv/send.c \
 	core/ibv/recv.c \
 	core/ibv/cq.c \
+	core/ibv/fault.c \
 	core/ibv/dynreg.c \
 	core/ibv/fh_ops.c \
 	core/ibv/physmem.c \
