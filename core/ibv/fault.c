@@ -37,7 +37,6 @@ void gasnetc_ibv_fault_completion(gasnetc_cep_t *c)
     if (ibv_modify_qp(c->qp, &a, IBV_QP_STATE))
         gasneti_fatalerror("GASNET_TEST_QP_ERROR: ibv_modify_qp(ERR) of %s failed: %s",
                            gasnetc_ibv_cep_name(c, who, sizeof(who)), strerror(errno));
-    gasneti_warning("GASNET_TEST_QP_ERROR: fault injected: %s port=%d moved to the error state "
-                    "after %ld send completions", gasnetc_ibv_cep_name(c, who, sizeof(who)),
-                    c->port->port_num, (long)GASNETI_PARAM_INT(GASNET_TEST_QP_ERROR));
+    gasneti_warning("GASNET_TEST_QP_ERROR: fault injected: %s moved to the error state after "
+                    "%ld send completions", gasnetc_ibv_cep_name(c, who, sizeof(who)), (long)GASNETI_PARAM_INT(GASNET_TEST_QP_ERROR));
 }

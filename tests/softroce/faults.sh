@@ -11,6 +11,8 @@
 #               for FAULT_DOWN s (default 0.5) and up while both ranks sleep
 #               without any verbs traffic; then 2000 checked round trips.
 #               Must PASS: RC absorbs a flap during which nothing is sent.
+#               First the same job without a flap (FAULT_REFERENCE=0: not),
+#               for the round-trip time.
 #   flap-flood  N jobs (default 100) of tests/integration/verbs/am-flood
 #               (1,000,000 checked Requests per direction; it lasts minutes),
 #               one down/up flap each once the flood is under way (rxe0 has
@@ -116,7 +118,7 @@ port_active() {
 flap() { ip link set "$NETDEV" down; sleep "${FAULT_DOWN:-0.5}"; ip link set "$NETDEV" up; }
 
 # A job that did not pass must have named the peer and the port on one line.
-peer_port_line() { grep -E '(dest|src)=\(rank:[0-9]+' "$1" | grep -E 'port=[0-9]' | head -n 1; }
+peer_port_line() { grep -E '(dest|src)=\(rank:[0-9]+' "$1" | grep -E 'port=[0-9]' | grep -v 'fault injected' | head -n 1; }
 
 # Reports a case: $1 verdict (0 = PASS), rest: text.
 verdict() {
@@ -125,8 +127,14 @@ verdict() {
 }
 
 case_flap_idle() {
-    local tag=flapidle
+    local tag=flapidle ref=
     port_active || { verdict 1 "flap-idle: port not active"; return; }
+    if [ "${FAULT_REFERENCE:-1}" = 1 ]; then # the same job without a flap, for the time
+        start_job flapref 180 tests/integration/relia/wirefault idle 6
+        wait "$JOB"
+        ref="; without a flap (reference, same guest): $(grep -m1 -o 'round trips after the idle phase in [0-9.]* s' "$LOG/flapref.out" || echo "exit $?")"
+        leftovers flapref
+    fi
     start_job "$tag" 180 tests/integration/relia/wirefault idle 6
     if ! wait_for "grep -q idle-start '$LOG/$tag.out'" 120; then
         wait "$JOB"; verdict 1 "flap-idle: the job never reached its idle phase"
@@ -138,7 +146,7 @@ case_flap_idle() {
     left=$(leftovers "$tag")
     local ok=1
     [ $rc = 0 ] && grep -q "PASS wirefault" "$LOG/$tag.out" && [ -z "$left" ] && ok=0
-    verdict $ok "flap-idle: ${FAULT_DOWN:-0.5} s down while no verbs traffic: exit $rc, $(since "$t0") s after the link went down; $(grep -m1 'round trips' "$LOG/$tag.out") $left"
+    verdict $ok "flap-idle: ${FAULT_DOWN:-0.5} s down while no verbs traffic: exit $rc, $(since "$t0") s after the link went down; $(grep -m1 -o '[0-9]* Medium round trips.*' "$LOG/$tag.out")$ref $left"
     [ $ok = 0 ] || tail -n 5 "$LOG/$tag.out" | sed 's/^/    /'
 }
 
@@ -231,7 +239,7 @@ case_qp_error() {
     wait "$JOB"; local rc=$? t; t=$(since "$t0")
     local left line
     left=$(leftovers "$tag")
-    line=$(peer_port_line "$LOG/$tag.out" | grep -v 'fault injected')
+    line=$(peer_port_line "$LOG/$tag.out")
     local ok=1
     [ $rc != 0 ] && [ $rc != 124 ] && [ $rc != 137 ] && [ -n "$line" ] && [ -z "$left" ] && ok=0
     verdict $ok "qp-error: exit $rc, $t s after the injection: ${line#*FATAL ERROR } $left"
