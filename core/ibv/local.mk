@@ -67,4 +67,4 @@ EXTRA_DIST += \
 
 # Integration tests of the verbs AM transport (flood with credit checks).
 include $(top_srcdir)/tests/integration/verbs/local.mk
-EXTRA_DIST += tests/softroce/faults.sh
+EXTRA_DIST += tests/softroce/faults.sh tests/softroce/verbs.d/faults.manifest

@@ -37,7 +37,7 @@
 # (PASS/FAIL), exit 0 if every case holds.  make check runs a bounded set
 # (tests/softroce/verbs.d/faults.manifest: --cycles 3).
 set -u
-BUILD=$PWD
+BUILD=${TEST_BUILDDIR:-$PWD}
 CYCLES=100
 CASES=flap-idle,flap-flood,kill-put,qp-error
 while [ $# -gt 0 ]; do
