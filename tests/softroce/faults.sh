@@ -157,7 +157,7 @@ case_flap_flood() {
         port_active || { bad=$((bad + 1)); break; }
         local p0; p0=$(pkts)
         start_job "$tag" 300 tests/integration/verbs/am-flood 1000000
-        if ! wait_for "[ \$((\$(pkts) - $p0)) -ge ${FAULT_FLOOD_PKTS:-20000} ]" 120; then
+        if ! wait_for "[ \$((\$(pkts) - $p0)) -ge ${FAULT_FLOOD_PKTS:-20000} ]" 240; then
             wait "$JOB"; local rc=$?
             bad=$((bad + 1))
             echo "  job $n: exit $rc before the flood was under way"
