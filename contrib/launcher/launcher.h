@@ -257,7 +257,12 @@ int gasnetrun_node_main(int argc, char **argv);
 void gasnetrun_janitor_start(const char *jobid);
 /* Tells the janitor to wait for pid before sweeping (no-op without one). */
 void gasnetrun_janitor_watch(pid_t pid);
-/* The launcher swept itself: the janitor exits without sweeping. */
+/* The job's processes are not all ours (mpi spawner): after "done", the
+ * janitor waits until no local process has GASNETRUN_JOBID=<jobid> in its
+ * environment (bounded) and sweeps again. */
+void gasnetrun_janitor_linger(void);
+/* The launcher swept itself: the janitor exits without sweeping (unless
+ * told to linger). */
 void gasnetrun_janitor_done(void);
 
 /* alloc.c */

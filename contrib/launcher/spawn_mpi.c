@@ -259,6 +259,7 @@ int gasnetrun_mpirun_main(gasnetrun_opts_t *opts, const char *spawner)
     int code = run(argv, from, tmpl, opts, jobid, relay);
     gasnetrun_relay_close(relay);
     gasnetrun_words_free(argv);
+    gasnetrun_janitor_linger(); /* mpirun's ranks may outlive it: janitor.c */
     gasnetrun_sweep_shm(jobid, opts->keep, opts->verbose);
     gasnetrun_verbose(opts, "job %s exit code %d", jobid, code);
     return code;

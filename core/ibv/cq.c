@@ -9,10 +9,13 @@
  *   backlog   Requests waiting for the process-wide credit total are sent
  *             from here when credits came back from another peer.
  *   errors    a failed completion ends the job with one line in the seed
- *             README's form ("snd status=12(transport retry counter
- *             exceeded) vendor_err=0x81 qp_num=0x11 hca=rxe0 op=AM_REQUEST
- *             dest=(rank:1, qpi:0)"); an asynchronous fatal event likewise,
- *             from a thread blocked in ibv_get_async_event.
+ *             README's form plus the port ("snd status=12(transport retry
+ *             counter exceeded) vendor_err=0x81 qp_num=0x11 hca=rxe0 port=1
+ *             op=AM_REQUEST dest=(rank:1, qpi:0)"; "port=1 (DOWN now)" when
+ *             the port is not ACTIVE at the time); an asynchronous fatal
+ *             event likewise, from a thread blocked in ibv_get_async_event.
+ *             Recovery (reconnecting an errored QP) is not attempted: see
+ *             "Faults on the wire" in core/ibv/README.
  *
  * ibv_poll_cq serialization (GASNET_PAR, GASNETC_IBV_SERIALIZE_POLL_CQ):
  * one flag per CQ taken with an atomic exchange; a thread that finds it
@@ -49,8 +52,8 @@ static void cq_unlock(int *flag) { __atomic_store_n(flag, 0, __ATOMIC_RELEASE); 
 
 const char *gasnetc_ibv_cep_name(const gasnetc_cep_t *c, char *buf, size_t len)
 {
-    snprintf(buf, len, "qp_num=0x%x hca=%s dest=(rank:%u, qpi:%d)", c->qp ? c->qp->qp_num : 0,
-             c->res->hca->name, c->rank, c->qpi);
+    snprintf(buf, len, "qp_num=0x%x hca=%s port=%d dest=(rank:%u, qpi:%d)",
+             c->qp ? c->qp->qp_num : 0, c->res->hca->name, c->port->port_num, c->rank, c->qpi);
     return buf;
 }
 
@@ -76,8 +79,28 @@ static const char *status_hint(enum ibv_wc_status st)
                "GASNET_QP_RNR_RETRY limits the retries)";
     case IBV_WC_REM_ACCESS_ERR:
         return "; the peer refused the RDMA access (segment bounds or rkey)";
+    case IBV_WC_LOC_QP_OP_ERR:
+        return "; this HCA could not transmit (Soft-RoCE: the netdev under the port was down or "
+               "had no route to the peer)";
+    case IBV_WC_WR_FLUSH_ERR:
+        return "; the QP was already in the error state (an earlier failure on it, or a forced "
+               "error)";
     default: return "";
     }
+}
+
+/* " port=1 (DOWN now)": the port of c, and its state when it is not ACTIVE
+ * at the time of the report (a port that went down explains most failures). */
+static const char *port_note(const gasnetc_cep_t *c, char *buf, size_t len)
+{
+    struct ibv_port_attr pa;
+    memset(&pa, 0, sizeof(pa));
+    if (ibv_query_port(c->res->hca->ctx, (uint8_t)c->port->port_num, &pa) == 0 &&
+        pa.state != IBV_PORT_ACTIVE)
+        snprintf(buf, len, "port=%d (%s now)", c->port->port_num, ibv_port_state_str(pa.state));
+    else
+        snprintf(buf, len, "port=%d", c->port->port_num);
+    return buf;
 }
 
 /* Ends the job for a failed completion, unless this process is already
@@ -89,9 +112,11 @@ static void wc_failed(const struct ibv_wc *wc, const gasnetc_cep_t *c, const cha
 {
     if (gasnetc_exit_in_progress()) return;
     gasnetc_exit_check();
-    gasneti_fatalerror("%s status=%d(%s) vendor_err=0x%x qp_num=0x%x hca=%s op=%s %s=(rank:%u, "
-                       "qpi:%d)%s", dir, (int)wc->status, ibv_wc_status_str(wc->status),
-                       wc->vendor_err, wc->qp_num, c->res->hca->name, op,
+    char port[64];
+    gasneti_fatalerror("%s status=%d(%s) vendor_err=0x%x qp_num=0x%x hca=%s %s op=%s "
+                       "%s=(rank:%u, qpi:%d)%s", dir, (int)wc->status,
+                       ibv_wc_status_str(wc->status), wc->vendor_err, wc->qp_num,
+                       c->res->hca->name, port_note(c, port, sizeof(port)), op,
                        dir[0] == 's' ? "dest" : "src", c->rank, c->qpi, status_hint(wc->status));
 }
 
@@ -100,6 +125,7 @@ static void send_done(const struct ibv_wc *wc)
     gasnetc_sdesc_t *d = (gasnetc_sdesc_t *)(uintptr_t)wc->wr_id;
     gasnetc_cep_t *c = d->cep;
     if (__builtin_expect(wc->status != IBV_WC_SUCCESS, 0)) wc_failed(wc, c, "snd", op_name(d->op));
+    else gasnetc_ibv_fault_completion(c);
     GASNETC_ATOMIC_ADD(&c->sq_avail, 1);
     GASNETC_ATOMIC_ADD(&c->res->scq_avail, 1);
     if (d->done) d->done(d);

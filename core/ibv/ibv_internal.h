@@ -310,4 +310,9 @@ size_t gasnetc_ibv_thread_stack(void);
 /* "hca=rxe0 qp_num=0x11 dest=(rank:1, qpi:0)"-style description of cep. */
 const char *gasnetc_ibv_cep_name(const gasnetc_cep_t *cep, char *buf, size_t len);
 
+/* ---- fault.c (test-only fault injection) ----------------------------------------------- */
+/* Called for every successful send completion; with GASNET_TEST_QP_ERROR=N
+ * moves cep's QP to the error state at rank 0's N-th.  Handler-safe. */
+void gasnetc_ibv_fault_completion(gasnetc_cep_t *cep);
+
 #endif /* GASNETC_IBV_INTERNAL_H */

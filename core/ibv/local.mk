@@ -18,6 +18,7 @@ libgasnet_sources += \
 	core/ibv/srq_plan.c \
 	core/ibv/cq.c \
 	core/ibv/progress.c \
+	core/ibv/fault.c \
 	core/ibv/dynreg.c \
 	core/ibv/fh_ops.c \
 	core/ibv/physmem.c \
@@ -82,5 +83,5 @@ EXTRA_DIST += \
 
 # Integration tests of the verbs AM transport (flood with credit checks).
 include $(top_srcdir)/tests/integration/verbs/local.mk
-EXTRA_DIST += tests/softroce/faults.sh
+EXTRA_DIST += tests/softroce/faults.sh tests/softroce/verbs.d/faults.manifest
 include $(top_srcdir)/tests/integration/progress/local.mk

@@ -1,60 +1,93 @@
 #!/bin/bash
-# tests/softroce/faults.sh: faults on the verbs wire, run inside the
-# Soft-RoCE guest (needs root: it sets the rxe netdev down and up).
+# tests/softroce/faults.sh: faults on the verbs wire (issue 19 item 4), run
+# inside the Soft-RoCE guest: it sets the netdev under rxe0 down and up, so
+# it refuses to run anywhere else (SKIP).
 #
-#   softroce-run -t 1500 -- tests/softroce/faults.sh [-b BUILDDIR] [--cycles N]
+#   softroce-run -t 3000 -- tests/softroce/faults.sh [-b BUILDDIR] [--cycles N] [--cases LIST]
 #
-# Cases (2 processes, PSHM off so every byte crosses rxe):
-#   flap-am   tests/integration/am-payload in a loop while the netdev under
-#             rxe0 goes down and up N times (default 100; 0.3 s down, 0.3 s
-#             up).  Each job must either pass (its data checks all hold)
-#             or end within its timeout with a line naming the peer and the
-#             port.
-#   kill-put  tests/integration/rmav/rmav-sizes --max 4K --big 16M; one rank
-#             is SIGKILLed 2 s after start, when its 16 MiB puts are under
-#             way: the job must end within the exit timeout with code 137
-#             and name the dead rank.
-# Status (first runs, TCG guest): flap-am works; kill-put does not yet hit
-# the 16 MiB phase reliably (rank start-up under TCG takes ~9 s; the kill
-# landed at the end of the job, which then exited 0): tune FAULT_KILL_DELAY
-# or kill on a progress line before relying on it.
+# Every job has 2 processes with PSHM off (every byte crosses rxe0).  Cases
+# (LIST: comma-separated, default all):
+#   flap-idle   tests/integration/relia/wirefault idle: the port goes down
+#               for FAULT_DOWN s (default 0.5) and up while both ranks sleep
+#               without any verbs traffic; then 2000 checked round trips.
+#               Must PASS: RC absorbs a flap during which nothing is sent.
+#               First the same job without a flap (FAULT_REFERENCE=0: not),
+#               for the round-trip time.
+#   flap-flood  N jobs (default 100) of tests/integration/verbs/am-flood
+#               (1,000,000 checked Requests per direction; it lasts minutes),
+#               one down/up flap each once the flood is under way (rxe0 has
+#               sent FAULT_FLOOD_PKTS packets, default 20000).  A job must
+#               either pass (data checked) or end within its timeout with a
+#               line naming the peer ("dest=(rank:" / "src=(rank:") and the
+#               port ("port="); the time from the link going down to the
+#               launcher's exit is reported per job and as min/median/max.
+#   kill-put    tests/integration/relia/wirefault putloop: rank 0 puts
+#               16 MiB into rank 1 back to back; once it printed that the
+#               loop runs (it is then always inside a 16 MiB put), rank 1 is
+#               SIGKILLed.  The job must end with 137 and a line naming
+#               rank 1 and SIGKILL; reports when rank 0 and the launcher
+#               were gone, counted from the kill.
+#   qp-error    am-flood with GASNET_TEST_QP_ERROR=20000 (a test-only
+#               parameter: rank 0 moves its QP to the error state at its
+#               20000th send completion).  The job must end non-zero with a
+#               line naming the peer and the port; time from the injection
+#               to the launcher's exit.
 # After every job: no /dev/shm/gasnet-ibv-* entry and no process of the job
-# left (each job carries a unique FAULT_TAG variable).  Prints one line per
-# case with the outcome and the time to it; exit 0 if every case holds.
+# left (each job carries a unique FAULT_TAG variable).  One line per case
+# (PASS/FAIL), exit 0 if every case holds.  make check runs a bounded set
+# (tests/softroce/verbs.d/faults.manifest: --cycles 3).
 set -u
-BUILD=$PWD
+BUILD=${TEST_BUILDDIR:-$PWD}
 CYCLES=100
+CASES=flap-idle,flap-flood,kill-put,qp-error
 while [ $# -gt 0 ]; do
     case $1 in
     -b) BUILD=$2; shift 2 ;;
     --cycles) CYCLES=$2; shift 2 ;;
-    *) echo "usage: faults.sh [-b BUILDDIR] [--cycles N]" >&2; exit 2 ;;
+    --cases) CASES=$2; shift 2 ;;
+    *) echo "usage: faults.sh [-b BUILDDIR] [--cycles N] [--cases LIST]" >&2; exit 2 ;;
     esac
 done
-[ "$(id -u)" = 0 ] || { echo "SKIP: faults.sh needs root (run it in the guest: softroce-run)"; exit 77; }
+[ "${SOFTROCE_GUEST:-}" = 1 ] ||
+    { echo "SKIP: faults.sh sets the rxe netdev down: it runs only in the Soft-RoCE guest (softroce-run)"; exit 77; }
+[ "$(id -u)" = 0 ] || { echo "SKIP: faults.sh needs root"; exit 77; }
+[ "${SOFTROCE_NET:-}" = dummy ] ||
+    { echo "SKIP: faults.sh runs in the dummy layout only (this is ${SOFTROCE_NET:-unknown})"; exit 77; }
 NETDEV=${SOFTROCE_NETDEVS%% *}
-[ -n "$NETDEV" ] || { echo "SKIP: no rxe netdev (SOFTROCE_NETDEVS unset: not in the guest)"; exit 77; }
+DEV=${SOFTROCE_RXE_DEVS%% *}
+[ -n "$NETDEV" ] && [ -n "$DEV" ] || { echo "SKIP: no rxe netdev"; exit 77; }
+for p in tests/integration/verbs/am-flood tests/integration/relia/wirefault gasnetrun_ibv; do
+    [ -x "$BUILD/$p" ] || { echo "SKIP: $BUILD/$p not built (make check builds it)"; exit 77; }
+done
 for v in $(compgen -e | grep '^GASNET_'); do unset "$v"; done
 export GASNET_SUPERNODE_MAXSIZE=1
 LOG=$(mktemp -d /tmp/faults.XXXXXX)
 FAILS=0
 
-# PIDs whose parent is $1.
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
 children() { awk -v pp="$1" '$4 == pp { print $1 }' /proc/[0-9]*/stat 2>/dev/null; }
-
 tag_pids() { grep -lzx -- "FAULT_TAG=$1" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3; }
+rank_pid() { # $1 tag, $2 rank
+    local p
+    for p in $(tag_pids "$1"); do
+        grep -qzx -- "GASNETRUN_RANK=$2" "/proc/$p/environ" 2>/dev/null && { echo "$p"; return; }
+    done
+}
+pkts() { cat "/sys/class/infiniband/$DEV/ports/1/hw_counters/sent_pkts" 2>/dev/null || echo 0; }
 
 # Leftovers of job $1 after it ended: processes and /dev/shm entries.
 leftovers() {
     local left shm
-    sleep 1
+    sleep 0.5
     left=$(tag_pids "$1" | tr '\n' ' ')
     shm=$(ls /dev/shm 2>/dev/null | grep '^gasnet-ibv-' | tr '\n' ' ')
     [ -n "$left" ] && { kill -9 $left 2>/dev/null; echo "processes left: $left"; }
     [ -n "$shm" ] && { rm -f /dev/shm/gasnet-ibv-*; echo "/dev/shm left: $shm"; }
 }
 
-# Runs one job in the background: $1 tag, $2 timeout, rest: program + args.
+# Starts one job in the background: $1 tag, $2 timeout, rest: program + args.
+# JOB is the pid of timeout(1); the launcher is its child.
 start_job() {
     local tag=$1 t=$2; shift 2
     (cd "$BUILD" && exec env FAULT_TAG="$tag" timeout --kill-after=5 "$t" ./gasnetrun_ibv -n 2 "$@") \
@@ -62,85 +95,167 @@ start_job() {
     JOB=$!
 }
 
-# Waits (at most 30 s) until rxe0's port is ACTIVE again after a link up,
-# so that each job starts on a working port and meets the faults mid-run.
+# Waits until $1 returns true, every 0.05 s, at most $2 s, while the job runs.
+wait_for() {
+    local end; end=$(awk -v n="$(now)" -v t="$2" 'BEGIN { print n + t }')
+    while ! eval "$1"; do
+        kill -0 "$JOB" 2>/dev/null || return 1
+        awk -v n="$(now)" -v e="$end" 'BEGIN { exit !(n > e) }' && return 1
+        sleep 0.05
+    done
+}
+
 port_active() {
-    local st=/sys/class/infiniband/${SOFTROCE_RXE_DEVS%% *}/ports/1/state
+    local st=/sys/class/infiniband/$DEV/ports/1/state
     for _ in $(seq 150); do
         grep -q ACTIVE "$st" 2>/dev/null && return 0
         sleep 0.2
     done
-    echo "  port of ${SOFTROCE_RXE_DEVS%% *} not ACTIVE 30 s after link up"
+    echo "  port $DEV:1 not ACTIVE 30 s after link up"
     return 1
 }
 
-# A job that did not pass must have said who and where.
-names_peer_port() { grep -Eiq "rank [0-9]+.*(port|rxe0|$NETDEV)|(port|rxe0).*rank [0-9]+" "$1"; }
+flap() { ip link set "$NETDEV" down; sleep "${FAULT_DOWN:-0.5}"; ip link set "$NETDEV" up; }
 
-case_flap() {
-    local t0=$SECONDS n=0 jobs=0 passed=0 ended=0 bad=0 i=0
-    while [ $n -lt "$CYCLES" ]; do
-        jobs=$((jobs + 1))
-        local tag=flap$jobs j0=$SECONDS
+# A job that did not pass must have named the peer and the port on one line.
+peer_port_line() { grep -E '(dest|src)=\(rank:[0-9]+' "$1" | grep -E 'port=[0-9]' | grep -v 'fault injected' | head -n 1; }
+
+# Reports a case: $1 verdict (0 = PASS), rest: text.
+verdict() {
+    local ok=$1; shift
+    if [ "$ok" = 0 ]; then echo "PASS $*"; else echo "FAIL $*"; FAILS=$((FAILS + 1)); fi
+}
+
+case_flap_idle() {
+    local tag=flapidle ref=
+    port_active || { verdict 1 "flap-idle: port not active"; return; }
+    if [ "${FAULT_REFERENCE:-1}" = 1 ]; then # the same job without a flap, for the time
+        start_job flapref 180 tests/integration/relia/wirefault idle 6
+        wait "$JOB"
+        ref="; without a flap (reference, same guest): $(grep -m1 -o 'round trips after the idle phase in [0-9.]* s' "$LOG/flapref.out" || echo "exit $?")"
+        leftovers flapref
+    fi
+    start_job "$tag" 180 tests/integration/relia/wirefault idle 6
+    if ! wait_for "grep -q idle-start '$LOG/$tag.out'" 120; then
+        wait "$JOB"; verdict 1 "flap-idle: the job never reached its idle phase"
+        tail -n 5 "$LOG/$tag.out" | sed 's/^/    /'; return
+    fi
+    local t0; t0=$(now)
+    flap
+    wait "$JOB"; local rc=$? left
+    left=$(leftovers "$tag")
+    local ok=1
+    [ $rc = 0 ] && grep -q "PASS wirefault" "$LOG/$tag.out" && [ -z "$left" ] && ok=0
+    verdict $ok "flap-idle: ${FAULT_DOWN:-0.5} s down while no verbs traffic: exit $rc, $(since "$t0") s after the link went down; $(grep -m1 -o '[0-9]* Medium round trips.*' "$LOG/$tag.out")$ref $left"
+    [ $ok = 0 ] || tail -n 5 "$LOG/$tag.out" | sed 's/^/    /'
+}
+
+case_flap_flood() {
+    local n passed=0 ended=0 bad=0 times= kinds=
+    for n in $(seq "$CYCLES"); do
+        local tag=flap$n
         port_active || { bad=$((bad + 1)); break; }
-        start_job "$tag" 120 tests/integration/am-payload
-        while kill -0 "$JOB" 2>/dev/null && [ $n -lt "$CYCLES" ]; do
-            sleep 0.3; ip link set "$NETDEV" down; sleep 0.3; ip link set "$NETDEV" up
-            n=$((n + 1))
-        done
-        wait "$JOB"; local rc=$?
-        local left; left=$(leftovers "$tag")
-        if [ $rc = 0 ] && grep -q PASS "$LOG/$tag.out"; then
+        local p0; p0=$(pkts)
+        start_job "$tag" 300 tests/integration/verbs/am-flood 1000000
+        if ! wait_for "[ \$((\$(pkts) - $p0)) -ge ${FAULT_FLOOD_PKTS:-20000} ]" 240; then
+            wait "$JOB"; local rc=$?
+            bad=$((bad + 1))
+            echo "  job $n: exit $rc before the flood was under way"
+            tail -n 5 "$LOG/$tag.out" | sed 's/^/    /'
+            leftovers "$tag" >/dev/null
+            continue
+        fi
+        local t0; t0=$(now)
+        flap
+        wait "$JOB"; local rc=$? t; t=$(since "$t0")
+        local left line
+        left=$(leftovers "$tag")
+        line=$(peer_port_line "$LOG/$tag.out")
+        if [ $rc = 0 ] && grep -q "PASS am-flood" "$LOG/$tag.out"; then
             passed=$((passed + 1))
-        elif [ $rc != 124 ] && [ $rc != 137 ] && names_peer_port "$LOG/$tag.out"; then
-            ended=$((ended + 1))
-            echo "  job $jobs: exit $rc after $((SECONDS - j0)) s: $(grep -E 'FATAL|ERROR' "$LOG/$tag.out" | head -n 1)"
+            echo "  job $n: survived, data checked ($t s after the flap)"
+        elif [ $rc != 124 ] && [ $rc != 137 ] && [ -n "$line" ]; then
+            ended=$((ended + 1)); times="$times $t"
+            kinds="$kinds$(echo "$line" | grep -oE '(snd|rcv) status=[0-9]+' | head -n 1 | tr ' ' _) "
+            echo "  job $n: exit $rc, $t s after the link went down: ${line#*FATAL ERROR }"
         else
             bad=$((bad + 1))
-            echo "  job $jobs: exit $rc after $((SECONDS - j0)) s without naming peer and port:"
+            echo "  job $n: exit $rc, $t s after the link went down, without a line naming peer and port:"
             tail -n 5 "$LOG/$tag.out" | sed 's/^/    /'
         fi
-        [ -n "$left" ] && { bad=$((bad + 1)); echo "  job $jobs: $left"; }
-        i=$((i + 1))
+        [ -n "$left" ] && { bad=$((bad + 1)); echo "  job $n: $left"; }
     done
-    local verdict=PASS; [ $bad = 0 ] || { verdict=FAIL; FAILS=$((FAILS + 1)); }
-    echo "$verdict flap-am: $n down/up cycles over $jobs jobs: $passed passed with data checked, $ended ended naming peer and port, $bad wrong ($((SECONDS - t0)) s)"
+    local stats=
+    [ -n "$times" ] && stats=$(echo $times | tr ' ' '\n' | sort -n |
+        awk '{ v[NR] = $1 } END { printf "; time from link down to job end: min %.2f s, median %.2f s, max %.2f s", v[1], v[int((NR + 1) / 2)], v[NR] }')
+    local dist=
+    [ -n "$kinds" ] && dist="; first errors: $(echo $kinds | tr ' ' '\n' | sort | uniq -c | awk '{ printf "%s%s x%d", s, $2, $1; s = ", " }')"
+    verdict $bad "flap-flood: $CYCLES jobs, one flap each during an AM flood: $passed survived with data checked, $ended ended naming peer and port, $bad wrong$stats$dist"
+}
+
+# Polls until pid $1 is gone (at most 120 s); prints seconds since $2.
+gone_after() {
+    local i
+    for i in $(seq 2400); do
+        kill -0 "$1" 2>/dev/null || { since "$2"; return; }
+        sleep 0.05
+    done
+    echo "still-running"
 }
 
 case_kill_put() {
-    local tag=killput t0=$SECONDS
-    # Small sizes up to 4 KiB take about a second, then the 16 MiB puts and
-    # gets take seconds under TCG: kill a rank FAULT_KILL_DELAY (default 2) s
-    # after both ranks are up.
-    start_job "$tag" 300 tests/integration/rmav/rmav-sizes --max 4K --big 16M
-    local pids= launcher=
-    for _ in $(seq 300); do
-        # The ranks: children of gasnetrun_ibv, the child of timeout ($JOB).
-        launcher=$(children "$JOB" | head -n 1)
-        pids=$([ -n "$launcher" ] && children "$launcher")
-        [ "$(echo "$pids" | grep -c .)" -ge 2 ] && break
-        kill -0 "$JOB" 2>/dev/null || break
-        sleep 0.1
-    done
-    sleep "${FAULT_KILL_DELAY:-2}"
-    echo "  kill-put: rank processes $(echo $pids) after $((SECONDS - t0)) s"
-    local victim; victim=$(echo "$pids" | tail -n 1)
-    local k0=$SECONDS
-    [ -n "$victim" ] && kill -9 "$victim"
-    wait "$JOB"; local rc=$?
-    local left; left=$(leftovers "$tag")
-    if [ $rc = 137 ] && grep -q "SIGKILL" "$LOG/$tag.out" && [ -z "$left" ]; then
-        echo "PASS kill-put: rank pid $victim SIGKILLed, job ended with 137 after $((SECONDS - k0)) s: $(grep -m1 SIGKILL "$LOG/$tag.out")"
-    else
-        FAILS=$((FAILS + 1))
-        echo "FAIL kill-put: exit $rc $((SECONDS - k0)) s after the kill (victim ${victim:-none}) $left"
-        tail -n 8 "$LOG/$tag.out" | sed 's/^/    /'
+    local tag=killput
+    port_active || { verdict 1 "kill-put: port not active"; return; }
+    start_job "$tag" 300 tests/integration/relia/wirefault putloop 1000000
+    if ! wait_for "grep -q putloop-running '$LOG/$tag.out'" 180; then
+        wait "$JOB"; verdict 1 "kill-put: the put loop never started"
+        tail -n 5 "$LOG/$tag.out" | sed 's/^/    /'; return
     fi
+    local launcher r0 r1
+    launcher=$(children "$JOB" | head -n 1); r0=$(rank_pid "$tag" 0); r1=$(rank_pid "$tag" 1)
+    sleep 0.5
+    local t0; t0=$(now)
+    kill -9 "$r1"
+    local t_r0 t_l
+    t_r0=$(gone_after "$r0" "$t0")
+    t_l=$(gone_after "$launcher" "$t0")
+    wait "$JOB"; local rc=$? left
+    left=$(leftovers "$tag")
+    local ok=1
+    [ $rc = 137 ] && grep -q "rank 1.*SIGKILL\|SIGKILL.*rank 1" "$LOG/$tag.out" && [ -z "$left" ] && ok=0
+    verdict $ok "kill-put: rank 1 SIGKILLed during 16 MiB puts ($(grep -m1 -o 'one 16 MiB put took [0-9.]* s' "$LOG/$tag.out")): exit $rc; rank 0 gone after $t_r0 s, launcher after $t_l s; $(grep -m1 SIGKILL "$LOG/$tag.out") $left"
+    [ $ok = 0 ] || tail -n 8 "$LOG/$tag.out" | sed 's/^/    /'
+}
+
+case_qp_error() {
+    local tag=qperror
+    port_active || { verdict 1 "qp-error: port not active"; return; }
+    start_job "$tag" 300 env GASNET_TEST_QP_ERROR=20000 tests/integration/verbs/am-flood 1000000
+    if ! wait_for "grep -q 'fault injected' '$LOG/$tag.out'" 200; then
+        wait "$JOB"; verdict 1 "qp-error: the fault was never injected (exit $?)"
+        tail -n 5 "$LOG/$tag.out" | sed 's/^/    /'; return
+    fi
+    local t0; t0=$(now)
+    wait "$JOB"; local rc=$? t; t=$(since "$t0")
+    local left line
+    left=$(leftovers "$tag")
+    line=$(peer_port_line "$LOG/$tag.out")
+    local ok=1
+    [ $rc != 0 ] && [ $rc != 124 ] && [ $rc != 137 ] && [ -n "$line" ] && [ -z "$left" ] && ok=0
+    verdict $ok "qp-error: exit $rc, $t s after the injection: ${line#*FATAL ERROR } $left"
+    [ $ok = 0 ] || tail -n 8 "$LOG/$tag.out" | sed 's/^/    /'
 }
 
 ip link set "$NETDEV" up
-case_flap
-ip link set "$NETDEV" up
-case_kill_put
-echo "faults: $FAILS case(s) failed"
+for c in ${CASES//,/ }; do
+    case $c in
+    flap-idle) case_flap_idle ;;
+    flap-flood) case_flap_flood ;;
+    kill-put) case_kill_put ;;
+    qp-error) case_qp_error ;;
+    *) echo "faults.sh: unknown case '$c' (flap-idle, flap-flood, kill-put, qp-error)" >&2; exit 2 ;;
+    esac
+    ip link set "$NETDEV" up
+done
+echo "faults: $FAILS case(s) failed (outputs in $LOG)"
 [ $FAILS = 0 ]

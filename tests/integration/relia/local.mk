@@ -38,3 +38,11 @@ tests_integration_relia_events_SOURCES = tests/integration/relia/events.c
 tests_integration_relia_events_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
 tests_integration_relia_events_CFLAGS = $(IT_CFLAGS)
 tests_integration_relia_events_LDADD = $(TEST_SEQ_LIBS)
+
+# Victims of the wire-fault cases of tests/softroce/faults.sh (idle phase for
+# a port flap, back-to-back 16 MiB puts for a peer SIGKILL).
+INTEGRATION_TESTS += tests/integration/relia/wirefault
+tests_integration_relia_wirefault_SOURCES = tests/integration/relia/wirefault.c
+tests_integration_relia_wirefault_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
+tests_integration_relia_wirefault_CFLAGS = $(IT_CFLAGS)
+tests_integration_relia_wirefault_LDADD = $(TEST_SEQ_LIBS)
