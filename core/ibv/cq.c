@@ -21,7 +21,7 @@
  * batch and the flag released before any of them is processed, so
  * handlers never run with a flag held.
  */
-#include "core/ibv/ibv_internal.h"
+#include "core/ibv/conn.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -180,7 +180,7 @@ static void drain_backlogs(void)
 int gasnetc_ibv_poll(int replies_only)
 {
     if (!gasnetc_ibv.active) return 0;
-    int n = gasnetc_ibv_reap_send();
+    int n = gasnetc_ibv_reap_send() + gasnetc_ibv_conn_poll(); /* + connection setup */
     if (!replies_only) {
         n += poll_recv();
         if (gasnetc_credit_total_waiting(&gasnetc_ibv.credit_total) > 0) drain_backlogs();

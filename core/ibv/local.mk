@@ -10,6 +10,10 @@ libgasnet_sources += \
 	core/ibv/ports_report.c \
 	core/ibv/pool.c \
 	core/ibv/connect.c \
+	core/ibv/conn.c \
+	core/ibv/conn_policy.c \
+	core/ibv/connfile.c \
+	core/ibv/ud.c \
 	core/ibv/seg.c \
 	core/ibv/cseg.c \
 	core/ibv/send.c \
@@ -24,6 +28,9 @@ libgasnet_sources += \
 noinst_HEADERS += \
 	core/ibv/ibv.h \
 	core/ibv/ibv_internal.h \
+	core/ibv/conn.h \
+	core/ibv/conn_policy.h \
+	core/ibv/connfile.h \
 	core/ibv/dynreg.h \
 	core/ibv/fh_ibv.h \
 	core/ibv/rma_plan.h \
