@@ -42,7 +42,10 @@ noinst_HEADERS += \
 EXTRA_DIST += core/ibv/README
 
 # Unit tests: the pure parsers and the selection policy (no hardware).
-UNIT_TESTS += tests/unit/test-ibv-parse tests/unit/test-ibv-select
+UNIT_TESTS += tests/unit/test-ibv-parse tests/unit/test-ibv-select tests/unit/test-ibv-conn
+tests_unit_test_ibv_conn_SOURCES = tests/unit/test-ibv-conn.c
+tests_unit_test_ibv_conn_CPPFLAGS = $(TEST_SEQ_CPPFLAGS) -D_GNU_SOURCE
+tests_unit_test_ibv_conn_LDADD = $(TEST_SEQ_LIBS)
 tests_unit_test_ibv_parse_SOURCES = tests/unit/test-ibv-parse.c
 tests_unit_test_ibv_parse_CPPFLAGS = $(TEST_SEQ_CPPFLAGS) -D_GNU_SOURCE
 tests_unit_test_ibv_parse_LDADD = $(TEST_SEQ_LIBS)
@@ -69,7 +72,9 @@ EXTRA_DIST += \
 	tests/softroce/verbs.d/README \
 	tests/softroce/variants \
 	tests/softroce/multirail.manifest \
-	tests/softroce/rail-traffic.sh
+	tests/softroce/rail-traffic.sh \
+	tests/softroce/connfile-roundtrip.sh \
+	tests/softroce/verbs.d/ondemand.manifest
 
 # Integration tests of the verbs AM transport (flood with credit checks).
 include $(top_srcdir)/tests/integration/verbs/local.mk

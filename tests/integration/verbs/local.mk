@@ -15,3 +15,11 @@ tests_integration_verbs_am_flood_par_SOURCES = tests/integration/verbs/am-flood.
 tests_integration_verbs_am_flood_par_CPPFLAGS = $(IT_PAR_CPPFLAGS)
 tests_integration_verbs_am_flood_par_CFLAGS = $(IT_CFLAGS) -pthread
 tests_integration_verbs_am_flood_par_LDADD = $(TEST_PAR_LIBS)
+
+# Every pair of ranks first talks at the same instant (on-demand connections:
+# tests/softroce/verbs.d/ondemand.manifest).
+INTEGRATION_TESTS += tests/integration/verbs/conn-race
+tests_integration_verbs_conn_race_SOURCES = tests/integration/verbs/conn-race.c
+tests_integration_verbs_conn_race_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
+tests_integration_verbs_conn_race_CFLAGS = $(IT_CFLAGS)
+tests_integration_verbs_conn_race_LDADD = $(TEST_SEQ_LIBS)

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# tests/softroce/connfile-roundtrip.sh: GASNET_CONNECTFILE_OUT written by one
+# run, GASNET_CONNECTFILE_IN read by the next (issue 16), over verbs (PSHM
+# off; run by tests/softroce/verbs.d/ondemand.manifest in the Soft-RoCE
+# guest, or natively on an HCA).
+#
+#   connfile-roundtrip.sh [SUITE...]     SUITE: am-args am-payload flood rma hello
+#
+# 1. conn-race (every pair talks) with all peers static and
+#    GASNET_CONNECTFILE_OUT=DIR/all.%: each per-rank file must name its 3
+#    peers (base 36); the 4 files concatenated make one file.
+# 2. am-flood (pairs r, r+2, plus the barrier's traffic) with on-demand
+#    connections only and GASNET_CONNECTFILE_BASE=10 writes DIR/flood.%:
+#    the pairs it used, fewer than all.
+# 3. Each SUITE runs with GASNET_CONNECTFILE_IN=DIR/flood.% (static: the
+#    file's pairs, the rest on demand) and once with the concatenated file
+#    of step 1 (everything static); rank 0's GASNET_VERBOSEENV line must
+#    show how many peers were connected at start-up.
+# 4. A malformed file stops the job with one line naming the file and line.
+# Prints PASS/FAIL per step; exit 0 only if all passed.  Uses TEST_BUILDDIR
+# and TEST_LAUNCHER (the harness sets them), else the current directory.
+set -u
+B=${TEST_BUILDDIR:-.}
+L=${TEST_LAUNCHER:-$B/gasnetrun_ibv}
+T=${CONNFILE_TEST_TIMEOUT:-300}
+D=$(mktemp -d "${TMPDIR:-/tmp}/connfile-test.XXXXXX")
+trap 'rm -rf "$D"' EXIT
+export GASNET_SUPERNODE_MAXSIZE=1
+fail=0
+ok() { echo "PASS $1"; }
+bad() { echo "FAIL $1"; fail=1; }
+run() { # name, then env and command: output in $D/name.log
+    local name=$1; shift
+    env "$@" > "$D/$name.log" 2>&1
+    local rc=$?
+    [ $rc -eq 0 ] || { bad "$name: exit code $rc"; tail -15 "$D/$name.log"; }
+    return $rc
+}
+
+# 1.
+if run write-all GASNET_CONNECTFILE_OUT="$D/all.%" timeout $T "$L" -n 4 "$B/tests/integration/verbs/conn-race" am 20; then
+    good=1
+    for r in 0 1 2 3; do
+        want=$(for p in 0 1 2 3; do [ $p = $r ] || printf '%s ' $p; done)
+        got=$(sed -n "s/^$r: *//p" "$D/all.$r" 2>/dev/null | tr ' ' '\n' |
+              awk -F- 'NF == 2 { for (i = $1; i <= $2; i++) printf "%d ", i; next } NF { printf "%s ", $1 }')
+        grep -qx "base: 36" "$D/all.$r" && grep -qx "size: 4" "$D/all.$r" || good=0
+        [ "$got" = "$want" ] || { good=0; echo "  rank $r: file lists '$got', expected '$want'"; cat "$D/all.$r"; }
+    done
+    [ $good = 1 ] && ok "write-all: every rank lists its 3 peers" || bad "write-all: connect files"
+fi
+cat "$D"/all.[0-3] > "$D/all-in-one" 2>/dev/null
+
+# 2.
+if run write-flood GASNET_CONNECT_STATIC=0 GASNET_CONNECTFILE_OUT="$D/flood.%" GASNET_CONNECTFILE_BASE=10 \
+       timeout $T "$L" -n 4 "$B/tests/integration/verbs/am-flood" 2000; then
+    n=$(cat "$D"/flood.[0-3] | grep -c '^[0-9]*:')
+    if [ "$n" -ge 4 ] && grep -qx "base: 10" "$D/flood.0" && grep -q "^0:.*2" "$D/flood.0"; then
+        ok "write-flood: partner pairs recorded ($(grep -h '^[0-9]*:' "$D"/flood.[0-3] | tr '\n' ';'))"
+    else
+        bad "write-flood: files"; cat "$D"/flood.[0-3]
+    fi
+fi
+
+# 3.
+prog_of() {
+    case $1 in
+    am-args) echo "tests/integration/am-args" ;;
+    am-payload) echo "tests/integration/am-payload" ;;
+    flood) echo "tests/integration/verbs/am-flood 20000" ;;
+    rma) echo "tests/integration/rmav/rmav-sizes --max 256K --big 0" ;;
+    hello) echo "tests/integration/exitcode hello" ;;
+    race) echo "tests/integration/verbs/conn-race put 50" ;;
+    esac
+}
+suites=${*:-am-args am-payload flood rma hello race}
+for s in $suites; do
+    for f in flood.% all-in-one; do
+        np=4
+        [ $s = rma ] && np=2 && [ $f = flood.% ] && continue # 2 ranks: flood's file is for 4
+        set -- $(prog_of $s)
+        prog=$1; shift
+        name="read-$s-${f%.%}"
+        if run "$name" GASNET_CONNECTFILE_IN="$D/$f" GASNET_VERBOSEENV=1 timeout $T "$L" -n $np "$B/$prog" "$@"; then
+            line=$(grep -o "[0-9]* network peer(s), [0-9]* connected at start-up" "$D/$name.log" | head -1)
+            if [ -z "$line" ]; then bad "$name: no start-up line"; continue; fi
+            nstatic=${line#*, }; nstatic=${nstatic%% *}
+            if [ $f = all-in-one ] && [ "$nstatic" != $((np - 1)) ]; then bad "$name: $line (all expected)"; continue; fi
+            if [ $f = flood.% ] && [ "$nstatic" -ge 3 ]; then bad "$name: $line (fewer expected)"; continue; fi
+            ok "$name ($line)"
+        fi
+    done
+done
+
+# 4.
+printf '0: 1\n0: 1,2\n' > "$D/badfile"
+env GASNET_CONNECTFILE_IN="$D/badfile" timeout 120 "$L" -n 2 "$B/tests/integration/exitcode" hello > "$D/bad.log" 2>&1
+rc=$?
+if [ $rc -ne 0 ] && grep -q "GASNET_CONNECTFILE_IN: $D/badfile line 2: ',' is not a base-10 node number" "$D/bad.log"; then
+    ok "malformed file: exit $rc, one line naming file and line"
+else
+    bad "malformed file: exit $rc"; tail -5 "$D/bad.log"
+fi
+[ $fail = 0 ] && echo "connfile-roundtrip: PASS" || echo "connfile-roundtrip: FAIL"
+exit $fail
