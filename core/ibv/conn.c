@@ -28,7 +28,8 @@
  * only once the connection is READY.
  *
  * Connect files: GASNET_CONNECTFILE_IN limits the start-up connections
- * (connect.c); GASNET_CONNECTFILE_OUT lists the peers this rank sent to.
+ * (connect.c); GASNET_CONNECTFILE_OUT lists the peers this rank sent to
+ * (Requests, RMA) and those connected on demand (either side).
  * To see first uses at no cost on the fast path, static connections are
  * then published at their first use; the file is rewritten (temporary
  * file + rename) at start-up and whenever a peer is used for the first
@@ -104,6 +105,20 @@ static uint64_t now_us(void)
 static void publish(uint32_t r)
 {
     __atomic_store_n(&gasnetc_ibv.peer_ceps[r], cs.cep_of[r], __ATOMIC_RELEASE);
+}
+
+static void write_connfile(void);
+static void pending_del(uint32_t r);
+/* A connection made on demand is used by both sides: both files list it. */
+static void ready(uint32_t r)
+{
+    cs.peer[r].state = ST_READY;
+    pending_del(r);
+    publish(r);
+    if (cs.used && !cs.used[r]) {
+        cs.used[r] = 1;
+        write_connfile();
+    }
 }
 
 /* ---- connect file ------------------------------------------------------------------ */
@@ -237,9 +252,7 @@ static void on_msg(int rail, const void *buf, size_t len)
         if (!p->opened || m.echo != cs.cep_of[r][0].qp->qp_num) break;
         if (p->state == ST_REQ_SENT) {
             connect_qps(r, &m);
-            p->state = ST_READY;
-            pending_del(r);
-            publish(r);
+            ready(r);
             send_msg(r, MSG_RTU);
         } else if (p->state == ST_READY && m.qpn[0] == p->peer_qpn0) {
             send_msg(r, MSG_RTU); /* our RTU was lost */
@@ -247,11 +260,8 @@ static void on_msg(int rail, const void *buf, size_t len)
         break;
     case MSG_RTU:
         if (p->state == ST_ACCEPTED && p->opened && m.echo == cs.cep_of[r][0].qp->qp_num &&
-            m.qpn[0] == p->peer_qpn0) {
-            p->state = ST_READY;
-            pending_del(r);
-            publish(r);
-        }
+            m.qpn[0] == p->peer_qpn0)
+            ready(r);
         break;
     default: break;
     }
