@@ -38,9 +38,6 @@ uint32_t gasnetc_ibv_new_psn(void);
  * connect file. */
 void gasnetc_ibv_conn_init(int ud_job, const uint8_t *is_static, gasnetc_cep_t **cep_of,
                            uint32_t n_remote);
-/* Progress of connection setup: handshake messages and retransmissions.
- * Returns the number of events.  Any context (runs no handlers). */
-int gasnetc_ibv_conn_poll(void);
 
 /* ---- ud.c: one UD QP per selected port (rail) ------------------------------------ */
 #define GASNETC_UD_MSG_MAX 192 /* largest handshake message */

@@ -21,7 +21,7 @@
  * batch and the flag released before any of them is processed, so
  * handlers never run with a flag held.
  */
-#include "core/ibv/conn.h"
+#include "core/ibv/ibv_internal.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -235,6 +235,9 @@ gasnetc_cep_t *gasnetc_ibv_conn_get(uint32_t dest);
 /* 1 when dest is usable now; else starts connecting it and returns 0 (an
  * IMMEDIATE AM then reports "no resources"). */
 int gasnetc_ibv_conn_try(uint32_t dest);
+/* Progress of connection setup (handshake messages, retransmissions); 0
+ * at once when no rank connects on demand.  Any context (no handlers). */
+int gasnetc_ibv_conn_poll(void);
 
 /* ---- recv.c ---------------------------------------------------------------------------- */
 /* Handles one receive completion (status already checked): credits,
