@@ -9,9 +9,10 @@
 # 1. conn-race (every pair talks) with all peers static and
 #    GASNET_CONNECTFILE_OUT=DIR/all.%: each per-rank file must name its 3
 #    peers (base 36); the 4 files concatenated make one file.
-# 2. am-flood (pairs r, r+2, plus the barrier's traffic) with on-demand
-#    connections only and GASNET_CONNECTFILE_BASE=10 writes DIR/flood.%:
-#    the pairs it used, fewer than all.
+# 2. am-flood (pairs r, r+2, plus the barrier's and the exit's traffic,
+#    which in 4 ranks reach every pair) with on-demand connections only
+#    and GASNET_CONNECTFILE_BASE=10 writes DIR/flood.%: rank 0's file must
+#    name its partner 2 (ranges expanded).
 # 3. The AM, flood, exit and race tests run with GASNET_CONNECTFILE_IN=
 #    DIR/flood.% (the files of step 2), a hand-written partial file
 #    (rank 0 must connect 1 peer at start-up, the rest on demand) and the
