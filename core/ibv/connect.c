@@ -1,19 +1,32 @@
-/* core/ibv/connect.c: static connection setup at gex_Client_Init.
+/* core/ibv/connect.c: connection setup at gex_Client_Init, and the one
+ * place RC queue pairs are made (gasnetc_ibv_cep_open / _cep_connect, also
+ * used by the on-demand connections of conn.c).
  *
  * For every network peer (a rank outside the PSHM neighbourhood) and every
- * QP index q < GASNET_NUM_QPS, one RC QP on rail gasnetc_ibv_qp_port(q),
- * which talks to the peer's QP q on the peer's rail of the same number.
- * Sequence (collective): agree on whether anyone needs the network and on
- * the QP count; PD and CQs per HCA; buffer pools; QPs created and moved to
- * INIT; the Request buffers preposted (GASNET_AM_CREDITS_PP per QP);
- * addresses (QPN, PSN, LID, GID, MTU) exchanged with one bootstrap
- * alltoall; RTR with the peer's address, RTS; a barrier, after which every
- * QP of the job can receive.  Every failure is one fatal line naming the
- * call, the peer and what to change.
+ * QP index q < GASNET_NUM_QPS, one connection (cep) whose RC QP lives on
+ * rail gasnetc_ibv_qp_port(q) and talks to the peer's QP q on the peer's
+ * rail of the same number.  Which peers are connected at start-up
+ * ("static"): all of them (GASNET_CONNECT_STATIC=1, the default), none
+ * (=0), or those GASNET_CONNECTFILE_IN pairs with this rank; a pair is
+ * static when either side wants it.  The others are connected on first use
+ * (conn.c).  Sequence (collective): agree on whether anyone needs the
+ * network, on the QP count and on the modes; PD and CQs per HCA; buffer
+ * pools; when some rank is not connected to everyone, one alltoall of
+ * "I want a static connection to you" bytes; the static QPs created and
+ * moved to INIT with their Request buffers preposted (GASNET_AM_CREDITS_PP
+ * per QP); their addresses (QPN, PSN, LID, GID, MTU) exchanged with one
+ * bootstrap alltoall (skipped when no rank connects anything at start-up);
+ * RTR, RTS; the UD queue pairs of on-demand connections and their address
+ * exchange (conn.c, ud.c); a barrier, after which every static QP of the
+ * job can receive.  Every failure is one fatal line naming the call, the
+ * peer and what to change.
  */
-#include "core/ibv/ibv_internal.h"
+#include "core/ibv/conn.h"
+#include "core/ibv/conn_policy.h"
+#include "core/ibv/connfile.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -24,21 +37,15 @@ gasnetc_ibv_state_t gasnetc_ibv;
 
 int gasnetc_ibv_active(void) { return gasnetc_ibv.active; }
 
-/* What one QP tells its peer (alltoall block entry). */
-typedef struct {
-    uint32_t qpn;
-    uint32_t psn;
-    uint16_t lid;
-    uint8_t mtu; /* verbs MTU code */
-    uint8_t valid;
-    uint8_t gid[16];
-} conn_addr_t;
+typedef gasnetc_conn_addr_t conn_addr_t; /* what one QP tells its peer (alltoall entry) */
 
 typedef struct {
     int sq_depth, rq_depth;
     int inline_req; /* GASNET_INLINESEND_LIMIT */
     int timeout, retry, rnr_retry, rd_atom;
 } qp_params_t;
+
+static qp_params_t qp_cfg; /* set at start-up, used by every later cep_open */
 
 static void maximize_memlock(void)
 {
@@ -125,6 +132,7 @@ static void qp_connect(gasnetc_cep_t *c, const conn_addr_t *peer, uint32_t my_ps
         gasneti_fatalerror("rank %u sent no address for its QP %d to rank %u (inconsistent "
                            "neighbourhoods: GASNET_SUPERNODE_MAXSIZE must be equal on all "
                            "ranks)", c->rank, c->qpi, gasnetc_ibv.rank);
+    if (c->qp == NULL) gasneti_fatalerror("connection to rank %u used before it was opened", c->rank);
     a.qp_state = IBV_QPS_RTR;
     a.path_mtu = (enum ibv_mtu)(peer->mtu < c->port->mtu ? peer->mtu : c->port->mtu);
     a.dest_qp_num = peer->qpn;
@@ -206,13 +214,16 @@ static void read_params(qp_params_t *qp, int *scq_depth)
     size_t room = GASNETC_IBV_BUFSZ - GASNETC_AM_HDR_MAX;
     gasnetc_ibv.packed_long_limit = pl > room ? room : (size_t)pl;
     gasnetc_ibv.gather_min = GASNETI_PARAM_INT(GASNET_AM_GATHER_MIN);
-    const char *cfile = GASNETI_PARAM_STR(GASNET_CONNECTFILE_IN);
-    if (cfile && *cfile && gasnetc_ibv.rank == 0)
-        gasneti_warning("GASNET_CONNECTFILE_IN is not implemented yet: all peers are connected "
-                        "at startup");
+    char xwhy[256];
+    const gasnetc_ibv_hca_t *h0 = gasnetc_ibv.res[0].hca;
+    gasnetc_ibv.use_xrc = gasnetc_xrc_decide(
+        GASNETI_PARAM_BOOL(GASNET_USE_XRC), gasneti_param_isset(GASNETI_PARAM_GASNET_USE_XRC),
+        (h0->attr->device_cap_flags & IBV_DEVICE_XRC) != 0, 0 /* SRQ: decided later */,
+        0 /* no XRC transport yet */, h0->name, xwhy, sizeof(xwhy));
+    if (xwhy[0] && gasnetc_ibv.rank == 0) gasneti_warning("%s", xwhy);
 }
 
-static void pools_init(int scq_total)
+static void pools_init(int scq_total, int nopen)
 {
     int64_t bb = GASNETI_PARAM_INT(GASNET_BBUF_COUNT);
     int bb_limit = bb == 0 || bb > scq_total ? scq_total : (int)bb;
@@ -233,36 +244,89 @@ static void pools_init(int scq_total)
     else
         gasnetc_ibv_pool_init(&gasnetc_ibv.rbuf_pool, "AM receive buffers (GASNET_AM_CREDITS_PP)",
                               GASNETC_IBV_BUFSZ, sizeof(gasnetc_rbuf_t), 16, 0,
-                              gasnetc_ibv.nceps * pp + reply_room + spares);
+                              nopen * pp + reply_room + spares);
 }
 
-static uint32_t random_psn(void)
+uint32_t gasnetc_ibv_new_psn(void)
 {
+    static uint32_t calls;
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     uint64_t x = (uint64_t)ts.tv_nsec * 0x9E3779B97F4A7C15ull ^ (uint64_t)getpid() << 20 ^
-                 (uint64_t)gasnetc_ibv.rank * 0xBF58476D1CE4E5B9ull;
+                 (uint64_t)gasnetc_ibv.rank * 0xBF58476D1CE4E5B9ull ^
+                 (uint64_t)++calls * 0x94D049BB133111EBull;
     return (uint32_t)(x >> 40) & 0xffffff;
+}
+
+void gasnetc_ibv_cep_open(gasnetc_cep_t *c)
+{
+    qp_create(c, &qp_cfg);
+    for (int i = 0; !c->res->srq && i < gasnetc_ibv.credit_cfg.pp; i++) gasnetc_ibv_post_rbuf(c, NULL);
+}
+
+void gasnetc_ibv_cep_connect(gasnetc_cep_t *c, const gasnetc_conn_addr_t *peer, uint32_t my_psn)
+{
+    qp_connect(c, peer, my_psn, &qp_cfg);
+}
+
+/* Reads GASNET_CONNECTFILE_IN (with % replaced by the rank) into want[]. */
+static void read_connfile(const char *pattern, uint32_t rank, uint32_t size, uint8_t *want)
+{
+    char path[4096], err[512];
+    if (gasnetc_connfile_path(pattern, rank, path, sizeof(path)))
+        gasneti_fatalerror("GASNET_CONNECTFILE_IN=%s: path too long", pattern);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        gasneti_fatalerror("GASNET_CONNECTFILE_IN: cannot open %s: %s (unset it to connect to "
+                           "every peer at start-up)", path, strerror(errno));
+    size_t cap = 4096, len = 0, n;
+    char *text = malloc(cap);
+    while (text && (n = fread(text + len, 1, cap - len - 1, f)) > 0) {
+        len += n;
+        if (cap - len < 2) {
+            char *bigger = realloc(text, cap * 2);
+            if (!bigger) free(text);
+            text = bigger;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (!text) gasneti_fatalerror("out of memory reading %s", path);
+    text[len] = '\0';
+    if (gasnetc_connfile_parse(text, path, rank, size, want, err, sizeof(err)))
+        gasneti_fatalerror("%s", err);
+    free(text);
 }
 
 void gasnetc_ibv_connect(gasnetc_ibv_port_t *ports, int nports, uint32_t rank, uint32_t size,
                          int (*is_local)(uint32_t), gasnetc_ibv_deliver_fn deliver)
 {
     gasnetc_ibv_state_t *t = &gasnetc_ibv;
-    int32_t mine[2] = {0, gasnetc_ibv_qps_per_peer()}, *all = calloc(2 * (size_t)size, 4);
-    int npeers = 0, any = 0, nqps = 0;
+    /* Connection modes of this rank: static_all (every peer at start-up),
+     * static_some (STATIC=1: at least the file's pairs), may_dyn. */
+    const char *cfile = GASNETI_PARAM_STR(GASNET_CONNECTFILE_IN);
+    int is_static = GASNETI_PARAM_BOOL(GASNET_CONNECT_STATIC);
+    int static_all = is_static && !(cfile && *cfile);
+    int32_t mine[5] = {0, gasnetc_ibv_qps_per_peer(), static_all, is_static,
+                       GASNETI_PARAM_BOOL(GASNET_CONNECT_DYNAMIC)};
+    int32_t *all = calloc(5 * (size_t)size, 4);
+    int npeers = 0, any = 0, nqps = 0, all_static = 1, some_static = 0, some_dyn = 0;
     if (!all) gasneti_fatalerror("out of memory at startup (%u ranks)", size);
     for (uint32_t r = 0; r < size; r++) npeers += !is_local(r);
     mine[0] = npeers > 0;
     gasneti_boot->exchange(mine, sizeof(mine), all);
     for (uint32_t r = 0; r < size; r++) {
-        if (!all[2 * r]) continue;
+        int32_t *a = &all[5 * r];
+        if (!a[0]) continue;
         any = 1;
-        if (nqps && all[2 * r + 1] != nqps)
+        if (nqps && a[1] != nqps)
             gasneti_fatalerror("ranks use different numbers of QPs per peer (%d and %d on rank "
                                "%u): set GASNET_NUM_QPS, or select the same number of ports "
-                               "(GASNET_IBV_PORTS) on every rank", nqps, all[2 * r + 1], r);
-        nqps = all[2 * r + 1];
+                               "(GASNET_IBV_PORTS) on every rank", nqps, a[1], r);
+        nqps = a[1];
+        all_static &= a[2] != 0;
+        some_static |= a[3] != 0;
+        some_dyn |= !a[2] && a[4];
     }
     free(all);
     if (!any) return;
@@ -279,38 +343,58 @@ void gasnetc_ibv_connect(gasnetc_ibv_port_t *ports, int nports, uint32_t rank, u
     t->peer_ceps = calloc(size, sizeof(*t->peer_ceps));
     t->peer_rr = calloc(size, sizeof(*t->peer_rr));
     t->ceps = calloc(t->nceps ? (size_t)t->nceps : 1, sizeof(gasnetc_cep_t));
-    conn_addr_t *out = calloc((size_t)size * (nqps ? nqps : 1), sizeof(conn_addr_t));
-    conn_addr_t *in = calloc((size_t)size * (nqps ? nqps : 1), sizeof(conn_addr_t));
-    uint32_t *psn = calloc(t->nceps ? (size_t)t->nceps : 1, sizeof(uint32_t));
-    if (!t->peer_ceps || !t->peer_rr || !t->ceps || !out || !in || !psn)
+    gasnetc_cep_t **cep_of = calloc(size, sizeof(*cep_of));
+    uint8_t *want = calloc(size, 1), *theirs = calloc(size, 1);
+    if (!t->peer_ceps || !t->peer_rr || !t->ceps || !cep_of || !want || !theirs)
         gasneti_fatalerror("out of memory at startup (%u ranks)", size);
 
-    qp_params_t qp;
-    memset(&qp, 0, sizeof(qp));
+    /* Which pairs are static: mine, then the union with what peers want. */
+    if (static_all) {
+        for (uint32_t r = 0; r < size; r++) want[r] = r != rank && !is_local(r);
+    } else if (is_static && npeers) {
+        read_connfile(cfile, rank, size, want);
+        for (uint32_t r = 0; r < size; r++)
+            if (is_local(r)) want[r] = 0;
+    }
+    if (!all_static) {
+        gasneti_boot->alltoall(want, 1, theirs);
+        for (uint32_t r = 0; r < size; r++) want[r] = (want[r] || theirs[r]) && r != rank && !is_local(r);
+    }
+    free(theirs);
+    int nstatic = 0;
+    for (uint32_t r = 0; r < size; r++) nstatic += want[r];
+
+    memset(&qp_cfg, 0, sizeof(qp_cfg));
     if (t->nceps) {
         int scq_depth, per_hca[GASNETC_IBV_MAX_HCAS] = {0};
         for (int h = 0; h < t->nres; h++) t->res[h].hca = gasnetc_ibv_hca(h);
-        read_params(&qp, &scq_depth);
+        read_params(&qp_cfg, &scq_depth);
         for (int q = 0; q < nqps; q++) per_hca[ports[gasnetc_ibv_qp_port(q)].hca->index] += npeers;
         int srq = gasnetc_ibv_srq_decide(per_hca, t->res[0].hca->attr->max_cqe); /* srq16 */
         for (int h = 0; h < t->nres; h++) {
-            int want = srq ? t->srq_plan.posted[h] + t->srq_plan.spares : per_hca[h] * qp.rq_depth,
+            int want_cq = srq ? t->srq_plan.posted[h] + t->srq_plan.spares : per_hca[h] * qp_cfg.rq_depth,
                 max = t->res[h].hca->attr->max_cqe;
-            if (want > max)
+            if (want_cq > max)
                 gasneti_fatalerror("%d receive queues of %d entries need a CQ of %d entries but "
                                    "%s allows %d: lower GASNET_AM_CREDITS_PP", per_hca[h],
-                                   qp.rq_depth, want, t->res[h].hca->name, max);
-            res_init(&t->res[h], t->res[h].hca, scq_depth, want > 0 ? want : 1);
+                                   qp_cfg.rq_depth, want_cq, t->res[h].hca->name, max);
+            res_init(&t->res[h], t->res[h].hca, scq_depth, want_cq > 0 ? want_cq : 1);
             gasnetc_ibv_srq_create(&t->res[h]); /* srq16 */
         }
         gasnetc_credit_total_init(&t->credit_total, t->credit_cfg.total);
-        pools_init(scq_depth * t->nres);
+        pools_init(scq_depth * t->nres, nstatic * nqps);
     }
-    uint32_t base = random_psn();
+    conn_addr_t *out = NULL, *in = NULL;
+    if (some_static) {
+        out = calloc((size_t)size * (nqps ? nqps : 1), sizeof(conn_addr_t));
+        in = calloc((size_t)size * (nqps ? nqps : 1), sizeof(conn_addr_t));
+        if (!out || !in) gasneti_fatalerror("out of memory at startup (%u ranks)", size);
+    }
+    uint32_t base = gasnetc_ibv_new_psn();
     int ci = 0;
     for (uint32_t r = 0; r < size; r++) {
         if (is_local(r)) continue;
-        t->peer_ceps[r] = &t->ceps[ci];
+        cep_of[r] = &t->ceps[ci];
         t->peer_rr[r] = rank; /* spreads the first Requests of all ranks over the QPs */
         for (int q = 0; q < nqps; q++, ci++) {
             gasnetc_cep_t *c = &t->ceps[ci];
@@ -318,13 +402,12 @@ void gasnetc_ibv_connect(gasnetc_ibv_port_t *ports, int nports, uint32_t rank, u
             c->qpi = q;
             c->port = &ports[gasnetc_ibv_qp_port(q)];
             c->res = &t->res[c->port->hca->index];
-            qp_create(c, &qp);
             gasnetc_credit_init(&c->credit, &t->credit_cfg, &t->credit_total);
-            for (int i = 0; !c->res->srq && i < t->credit_cfg.pp; i++) gasnetc_ibv_post_rbuf(c, NULL);
-            psn[ci] = (base + (uint32_t)ci * 0x1357u) & 0xffffff;
+            if (!want[r]) continue; /* connected on first use, if ever */
+            gasnetc_ibv_cep_open(c);
             conn_addr_t *a = &out[(size_t)r * nqps + q];
             a->qpn = c->qp->qp_num;
-            a->psn = psn[ci];
+            a->psn = (base + (uint32_t)ci * 0x1357u) & 0xffffff;
             a->lid = c->port->lid;
             a->mtu = (uint8_t)c->port->mtu;
             a->valid = 1;
@@ -332,26 +415,32 @@ void gasnetc_ibv_connect(gasnetc_ibv_port_t *ports, int nports, uint32_t rank, u
         }
     }
     gasnetc_ibv_srq_fill(); /* srq16 */
-    gasneti_boot->alltoall(out, (size_t)nqps * sizeof(conn_addr_t), in);
-    for (ci = 0; ci < t->nceps; ci++) {
-        gasnetc_cep_t *c = &t->ceps[ci];
-        qp_connect(c, &in[(size_t)c->rank * nqps + c->qpi], psn[ci], &qp);
+    if (some_static) {
+        gasneti_boot->alltoall(out, (size_t)nqps * sizeof(conn_addr_t), in);
+        for (ci = 0; ci < t->nceps; ci++) {
+            gasnetc_cep_t *c = &t->ceps[ci];
+            if (!want[c->rank]) continue;
+            qp_connect(c, &in[(size_t)c->rank * nqps + c->qpi],
+                       out[(size_t)c->rank * nqps + c->qpi].psn, &qp_cfg);
+        }
     }
     free(out);
     free(in);
-    free(psn);
     if (t->nceps) {
         t->active = 1;
         gasnetc_ibv_async_start();
         gasnetc_ibv_rma_register();
-        if (rank == 0 && GASNETI_PARAM_BOOL(GASNET_VERBOSEENV))
-            gasneti_info("verbs: %d network peer(s) x %d RC QP(s) over %d port(s); AM credits "
-                         "PP=%d TOTAL=%d SLACK=%d; queues: send %d, receive %d; inline <= %u "
-                         "bytes; %zu-byte AM buffers; packed Longs <= %zu bytes", npeers, nqps,
-                         nports, t->credit_cfg.pp, t->credit_cfg.total, t->credit_cfg.slack,
-                         qp.sq_depth, qp.rq_depth, t->ceps[0].inline_max,
-                         (size_t)GASNETC_IBV_BUFSZ, t->packed_long_limit);
-        gasnetc_ibv_srq_report(); /* srq16 */
     }
-    gasneti_boot->barrier(); /* every QP of the job is in RTS with its buffers posted */
+    gasnetc_ibv_conn_init(some_dyn, want, cep_of, (uint32_t)npeers);
+    free(want);
+    if (t->nceps && rank == 0 && GASNETI_PARAM_BOOL(GASNET_VERBOSEENV))
+        gasneti_info("verbs: %d network peer(s), %d connected at start-up (GASNET_CONNECT_STATIC="
+                     "%d%s), x %d RC QP(s) over %d port(s); AM credits PP=%d TOTAL=%d SLACK=%d; "
+                     "queues: send %d, receive %d; inline <= %d bytes; %zu-byte AM buffers; packed "
+                     "Longs <= %zu bytes", npeers, nstatic, is_static,
+                     static_all ? "" : ", GASNET_CONNECTFILE_IN", nqps, nports, t->credit_cfg.pp,
+                     t->credit_cfg.total, t->credit_cfg.slack, qp_cfg.sq_depth, qp_cfg.rq_depth,
+                     qp_cfg.inline_req, (size_t)GASNETC_IBV_BUFSZ, t->packed_long_limit);
+    if (t->nceps) gasnetc_ibv_srq_report(); /* srq16 */
+    gasneti_boot->barrier(); /* every static QP of the job is in RTS with its buffers posted */
 }

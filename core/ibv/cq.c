@@ -233,7 +233,7 @@ void gasnetc_ibv_drain_backlogs(void)
 int gasnetc_ibv_poll(int replies_only)
 {
     if (!gasnetc_ibv.active) return 0;
-    int n = gasnetc_ibv_reap_send();
+    int n = gasnetc_ibv_reap_send() + gasnetc_ibv_conn_poll(); /* + connection setup */
     if (!replies_only) {
         n += poll_recv();
         gasnetc_ibv_drain_backlogs();

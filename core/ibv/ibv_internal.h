@@ -177,9 +177,10 @@ typedef struct {
     gasnetc_ibv_res_t res[GASNETC_IBV_MAX_HCAS];
     gasnetc_ibv_port_t *ports;
     int nports;
-    gasnetc_cep_t **peer_ceps;   /* [rank] -> nqps ceps, NULL for PSHM peers and self */
+    gasnetc_cep_t **peer_ceps;   /* [rank] -> nqps ceps; NULL for PSHM peers, self, and
+                                  * peers not connected yet (conn.c; atomic) */
     unsigned *peer_rr;           /* [rank] next QP index for Requests */
-    gasnetc_cep_t *ceps;         /* all of them, nceps */
+    gasnetc_cep_t *ceps;         /* all of them, nceps (qp NULL until connected: conn.c) */
     int nceps;
     gasnetc_credit_config_t credit_cfg;
     gasnetc_credit_total_t credit_total;
@@ -191,6 +192,7 @@ typedef struct {
     /* parameters */
     size_t packed_long_limit;    /* GASNET_PACKEDLONG_LIMIT, capped to the buffer */
     int64_t gather_min;          /* GASNET_AM_GATHER_MIN; < 0 = never gather */
+    int use_xrc;                 /* GASNET_USE_XRC decided (conn_policy.h); 0 today */
     /* this process's segment (after attach) */
     uintptr_t seg_addr, seg_size;
 } gasnetc_ibv_state_t;
@@ -232,6 +234,18 @@ void gasnetc_ibv_send_chain(gasnetc_credit_node_t *chain);
 /* Sends a hidden credit-only Reply carrying `credits` banked credits on
  * cep.  Handler-safe. */
 void gasnetc_ibv_send_ack(gasnetc_cep_t *cep, unsigned credits);
+
+/* ---- conn.c (on-demand connections) ------------------------------------------------- */
+/* dest's connections once usable, connecting first (polling while waiting;
+ * only setup and send completions inside a handler).  Fatal for a PSHM peer
+ * or a setup that fails.  The slow path of gasnetc_ibv_pick_cep. */
+gasnetc_cep_t *gasnetc_ibv_conn_get(uint32_t dest);
+/* 1 when dest is usable now; else starts connecting it and returns 0 (an
+ * IMMEDIATE AM then reports "no resources"). */
+int gasnetc_ibv_conn_try(uint32_t dest);
+/* Progress of connection setup (handshake messages, retransmissions); 0
+ * at once when no rank connects on demand.  Any context (no handlers). */
+int gasnetc_ibv_conn_poll(void);
 
 /* ---- recv.c ---------------------------------------------------------------------------- */
 /* Handles one receive completion (status already checked): credits,

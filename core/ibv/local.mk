@@ -10,6 +10,10 @@ libgasnet_sources += \
 	core/ibv/ports_report.c \
 	core/ibv/pool.c \
 	core/ibv/connect.c \
+	core/ibv/conn.c \
+	core/ibv/conn_policy.c \
+	core/ibv/connfile.c \
+	core/ibv/ud.c \
 	core/ibv/seg.c \
 	core/ibv/cseg.c \
 	core/ibv/send.c \
@@ -28,6 +32,9 @@ libgasnet_sources += \
 noinst_HEADERS += \
 	core/ibv/ibv.h \
 	core/ibv/ibv_internal.h \
+	core/ibv/conn.h \
+	core/ibv/conn_policy.h \
+	core/ibv/connfile.h \
 	core/ibv/dynreg.h \
 	core/ibv/fh_ibv.h \
 	core/ibv/rma_plan.h \
@@ -40,7 +47,10 @@ noinst_HEADERS += \
 EXTRA_DIST += core/ibv/README
 
 # Unit tests: the pure parsers and the selection policy (no hardware).
-UNIT_TESTS += tests/unit/test-ibv-parse tests/unit/test-ibv-select
+UNIT_TESTS += tests/unit/test-ibv-parse tests/unit/test-ibv-select tests/unit/test-ibv-conn
+tests_unit_test_ibv_conn_SOURCES = tests/unit/test-ibv-conn.c
+tests_unit_test_ibv_conn_CPPFLAGS = $(TEST_SEQ_CPPFLAGS) -D_GNU_SOURCE
+tests_unit_test_ibv_conn_LDADD = $(TEST_SEQ_LIBS)
 tests_unit_test_ibv_parse_SOURCES = tests/unit/test-ibv-parse.c
 tests_unit_test_ibv_parse_CPPFLAGS = $(TEST_SEQ_CPPFLAGS) -D_GNU_SOURCE
 tests_unit_test_ibv_parse_LDADD = $(TEST_SEQ_LIBS)
@@ -79,7 +89,9 @@ EXTRA_DIST += \
 	tests/softroce/rail-traffic.sh \
 	tests/softroce/rnr-zero.sh \
 	tests/softroce/srq-mem-model.sh \
-	tests/softroce/verbs.d/srq.manifest
+	tests/softroce/verbs.d/srq.manifest \
+	tests/softroce/connfile-roundtrip.sh \
+	tests/softroce/verbs.d/ondemand.manifest
 
 # Integration tests of the verbs AM transport (flood with credit checks).
 include $(top_srcdir)/tests/integration/verbs/local.mk

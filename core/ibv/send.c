@@ -275,10 +275,8 @@ void gasnetc_ibv_send_ack(gasnetc_cep_t *c, unsigned credits)
 
 gasnetc_cep_t *gasnetc_ibv_pick_cep(uint32_t dest)
 {
-    gasnetc_cep_t *ceps = dest < gasnetc_ibv.size ? gasnetc_ibv.peer_ceps[dest] : NULL;
-    if (!ceps)
-        gasneti_fatalerror("no verbs connection to rank %u (it is in this process's "
-                           "shared-memory neighbourhood, or not a rank of this job)", dest);
+    gasnetc_cep_t *ceps = dest < gasnetc_ibv.size ? GASNETC_ATOMIC_LOAD(&gasnetc_ibv.peer_ceps[dest]) : NULL;
+    if (__builtin_expect(!ceps, 0)) ceps = gasnetc_ibv_conn_get(dest); /* first use (conn.c) */
     if (gasnetc_ibv.nqps == 1) return ceps;
     unsigned q = GASNETC_ATOMIC_ADD(&gasnetc_ibv.peer_rr[dest], 1u);
     return &ceps[q % (unsigned)gasnetc_ibv.nqps];
@@ -321,6 +319,9 @@ static void send_req_async(gasnetc_sdesc_t *d, int must_wait, unsigned granted, 
 int gasnetc_ibv_am_send(uint32_t dest, void *net, gasnetc_am_hdr_t *hdr, const void *payload,
                         size_t nbytes, int immediate, void *lc)
 {
+    if (!net && immediate && dest < gasnetc_ibv.size && !gasnetc_ibv.peer_ceps[dest] &&
+        !gasnetc_ibv_conn_try(dest))
+        return 1; /* being connected (conn.c) */
     gasnetc_cep_t *c = net ? (gasnetc_cep_t *)net : gasnetc_ibv_pick_cep(dest);
     int is_req = hdr->is_req, must_wait = 0;
     unsigned granted = 0;

@@ -23,3 +23,11 @@ tests_integration_verbs_srq_mem_SOURCES = tests/integration/verbs/srq-mem.c
 tests_integration_verbs_srq_mem_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
 tests_integration_verbs_srq_mem_CFLAGS = $(IT_CFLAGS)
 tests_integration_verbs_srq_mem_LDADD = $(TEST_SEQ_LIBS)
+
+# Every pair of ranks first talks at the same instant (on-demand connections:
+# tests/softroce/verbs.d/ondemand.manifest).
+INTEGRATION_TESTS += tests/integration/verbs/conn-race
+tests_integration_verbs_conn_race_SOURCES = tests/integration/verbs/conn-race.c
+tests_integration_verbs_conn_race_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
+tests_integration_verbs_conn_race_CFLAGS = $(IT_CFLAGS)
+tests_integration_verbs_conn_race_LDADD = $(TEST_SEQ_LIBS)
