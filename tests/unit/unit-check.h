@@ -11,6 +11,7 @@
 #ifndef UNIT_CHECK_H
 #define UNIT_CHECK_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 static int failures, checks;
@@ -39,6 +40,16 @@ static inline int unit_summary(const char *name)
 {
     printf("%s: %d checks, %d failed\n", name, checks, failures);
     return failures ? 1 : 0;
+}
+
+/* Deterministic pseudo-random numbers for simulations (splitmix64): the next
+ * value of the sequence whose state is *state. */
+static inline uint64_t unit_splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
 }
 
 #endif /* UNIT_CHECK_H */
