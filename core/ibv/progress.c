@@ -269,7 +269,7 @@ void gasnetc_ibv_progress_start(void)
             t->started = 1;
 #if defined(__GLIBC__)
             char name[16];
-            snprintf(name, sizeof(name), "gasnet-%s%d", k == RCV ? "rcv" : "snd", h);
+            snprintf(name, sizeof(name), "gasnet-%s%u", k == RCV ? "rcv" : "snd", (unsigned)h % 100u);
             pthread_setname_np(t->tid, name);
 #endif
         }
