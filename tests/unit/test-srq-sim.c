@@ -101,6 +101,21 @@ static void process(int e, int i)
     }
 }
 
+/* Frees the Requests still waiting in the backlogs of a run ended early. */
+static void free_backlogs(void)
+{
+    for (int e = 0; e < nep; e++)
+        for (int d = 0; d < nep; d++) {
+            gasnetc_credit_node_t *n = peer[e][d].head;
+            while (n) {
+                gasnetc_credit_node_t *next = n->next;
+                free(n);
+                n = next;
+            }
+            peer[e][d].head = peer[e][d].tail = NULL;
+        }
+}
+
 /* One seed; returns 0 if skipped (plan refused), else 1; counts RNRs. */
 static int run(uint64_t seed, int short_by, long requests)
 {
@@ -133,7 +148,11 @@ static int run(uint64_t seed, int short_by, long requests)
     }
     long todo = requests, steps = 0;
     for (;;) {
-        if (++steps > 50000000L) { fprintf(stderr, "seed %llu: no progress\n", (unsigned long long)seed); return -1; }
+        if (++steps > 50000000L) {
+            fprintf(stderr, "seed %llu: no progress\n", (unsigned long long)seed);
+            free_backlogs();
+            return -1;
+        }
         int a = rndn(10);
         if (a < 3 && todo > 0) { /* inject */
             int s = rndn(nep), d = rndn(nep - 1);
@@ -154,7 +173,11 @@ static int run(uint64_t seed, int short_by, long requests)
             msg_t m = c->m[c->head];
             c->head = (c->head + 1) % CHAN_CAP;
             c->len--;
-            if (posted[d] == 0) { rnr++; return 1; }
+            if (posted[d] == 0) {
+                rnr++;
+                free_backlogs();
+                return 1;
+            }
             posted[d]--;
             arrived[d][narrived[d]++] = m;
             continue;
