@@ -78,7 +78,7 @@ static const char *status_hint(enum ibv_wc_status st)
         return "; receiver not ready: no receive buffer was posted (AM credit accounting bug; "
                "GASNET_QP_RNR_RETRY limits the retries)";
     case IBV_WC_REM_ACCESS_ERR:
-        return "; the peer refused the RDMA access (segment bounds or rkey)";
+        return "; the peer refused the RDMA access (segment bounds or rkey, or the peer process is gone)";
     case IBV_WC_LOC_QP_OP_ERR:
         return "; this HCA could not transmit (Soft-RoCE: the netdev under the port was down or "
                "had no route to the peer)";
