@@ -117,8 +117,10 @@ static void long_req(gex_Token_t t, void *buf, size_t nb, gex_AM_Arg_t seed, gex
         return;
     }
     /* Echo up to REPLY_REGION bytes with a Long Reply into the requester's
-     * segment, at an odd offset. */
-    static uint8_t *rbuf;
+     * segment, at an odd offset.  The source is read in place until the
+     * Reply returns, and handlers may run on several threads at once (the
+     * verbs receive thread beside the polling application): one per thread. */
+    static _Thread_local uint8_t *rbuf;
     if (!rbuf) rbuf = (uint8_t *)malloc(REPLY_REGION);
     CHECK(rbuf != NULL);
     size_t max = gex_Token_MaxReplyLong(t, GEX_EVENT_NOW, 0, 2);

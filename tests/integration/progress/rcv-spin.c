@@ -104,6 +104,8 @@ static double report(const char *what, double *v, unsigned n, double *p50)
     return v[i90];
 }
 
+static double last_rtt50; /* rank 0: median round trip of the last exchange (ms) */
+
 /* n ping-pongs (messages 1..n), the ranks spinning on memory or (poll)
  * polling.  Prints this rank's one-way times (one_clock) and, on rank 0,
  * the round trips.  Returns the p90 of what this rank checks (one-way, or
@@ -139,6 +141,7 @@ static double exchange(unsigned n, int poll, int one_clock, double *p50)
     if (test_rank == 0) {
         snprintf(what, sizeof(what), "%s, round trip", how);
         r90 = report(what, rtt, n, &r50);
+        last_rtt50 = r50;
         if (!one_clock) {
             p90 = r90;
             *p50 = r50;
@@ -224,7 +227,7 @@ int main(int argc, char **argv)
         }
     }
     if (min_ms > 0 && test_rank == 0)
-        CHECK_MSG(p50 >= min_ms, "median round trip %.3f ms is below %.1f ms: "
-                  "GASNET_RCV_THREAD_RATE did not limit the wake-ups", p50, min_ms);
+        CHECK_MSG(last_rtt50 >= min_ms, "median round trip %.3f ms is below %.1f ms: "
+                  "GASNET_RCV_THREAD_RATE did not limit the wake-ups", last_rtt50, min_ms);
     test_pass();
 }
