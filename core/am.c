@@ -5,6 +5,7 @@
 #include "core/gasnet_core_private.h"
 #include "core/ibv/ibv.h"
 #include "core/pshm/pshm.h"
+#include "core/pshm/queue.h"
 #include "extended/extended_internal.h" /* AM lc_opt: events and NBI counters */
 
 #include <stdarg.h>
@@ -141,6 +142,43 @@ static void am_lc_end(int rc, gex_Event_t *lc_opt, const gasnete_cmpl_t *c, gex_
     if (!rc) *lc_opt = ev;
 }
 
+/* ---- the PSHM fast path (core/pshm/README "AM fast path") ------------------------
+ * Release builds only: an AM to a neighbour of the primordial team's run
+ * claims its queue slot at once and writes the header into it, without the
+ * header copy, the va_list round trip through fill_hdr, and the routing
+ * layers.  Anything else (debug build, self, verbs, another team or
+ * endpoint, a full queue, IMMEDIATE, an lc_opt that is not simple, a size
+ * out of range) takes the general path below, which checks everything. */
+#if !defined(GASNET_DEBUG)
+#define GASNETC_AM_FAST 1
+
+/* Slot for an AM to job rank dest (Request or Reply queue), or NULL. */
+static inline gasnetc_pshmq_slot_t *fast_claim(gex_Rank_t dest, int is_req, size_t nbytes,
+                                               gasnetc_pshmq_t **qp, uint64_t *posp)
+{
+    const gasnetc_pshm_fast_t *f = &gasnetc_pshm_fast;
+    uint32_t d = (uint32_t)dest - f->first;
+    if (__builtin_expect(d >= f->n || d == f->me, 0)) return NULL;
+    gasnetc_pshmq_t *q = (is_req ? f->reqq : f->repq)[d];
+    if (__builtin_expect(nbytes > q->max_payload, 0)) return NULL;
+    *qp = q;
+    return gasnetc_pshmq_claim(q, posp);
+}
+
+/* Writes the header of a claimed slot; the arguments come from ap.  Every
+ * field the consumer reads is written (arguments past nargs are not read). */
+#define FAST_FILL(s, cat, req, hidx, nargs_, nb, daddr, sep, dep, ap)                           do {                                                                                           gasnetc_am_hdr_t *h_ = &(s)->hdr;                                                          h_->category = (uint8_t)(cat);                                                             h_->is_req = (uint8_t)(req);                                                               h_->handler = (hidx);                                                                      h_->nargs = (uint8_t)(nargs_);                                                              h_->credits = 0;                                                                           h_->dst_ep = (uint8_t)(dep);                                                               h_->src_ep = (uint8_t)(sep);                                                               h_->src_rank = gasneti_mynode;                                                             h_->nbytes = (uint32_t)(nb);                                                               h_->dest_addr = (daddr);                                                                   for (unsigned i_ = 0; i_ < (nargs_); i_++)                                                      h_->args[i_] = (gex_AM_Arg_t)va_arg(ap, int);                                          (s)->nbytes = (cat) == GASNETC_AM_LONG ? 0 : (nb);                                     } while (0)
+
+/* The Reply fast path applies to a token of a PSHM Request (net NULL). */
+static inline int fast_reply_ok(gex_Token_t token, unsigned numargs)
+{
+    return token && token->is_req && !token->replied && !token->net &&
+           numargs <= GASNETC_AM_MAX_ARGS;
+}
+#else
+#define GASNETC_AM_FAST 0
+#endif
+
 gex_Rank_t gasnetc_am_req_target(gex_TM_t tm, gex_Rank_t rank, const char *fn)
 {
     if (!gasneti_init_done) gasneti_fatalerror("%s called before gex_Client_Init", fn);
@@ -195,24 +233,51 @@ int gasnetc_am_send_long(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, const 
     return am_send_long_lc(dest, net, h, src, nbytes, dest_addr, flags, fn, NULL);
 }
 
-int gasnetc_AM_RequestShort(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
-                            unsigned int numargs, gex_Flags_t flags, ...)
+/* The general paths, out of line so that the fast paths above them keep a
+ * small frame (no callee-saved registers, no header on the stack). */
+#define GASNETC_AM_SLOW __attribute__((__noinline__, __cold__))
+
+static GASNETC_AM_SLOW int request_short_v(gex_TM_t tm, gex_Rank_t rank,
+                                           gex_AM_Index_t handler, unsigned int numargs,
+                                           gex_Flags_t flags, va_list ap)
 {
     static const char fn[] = "gex_AM_RequestShort";
     gex_Rank_t dest = gasnetc_am_req_target(tm, rank, fn);
     check_numargs(numargs, fn);
     gasnetc_am_hdr_t h;
-    va_list ap;
-    va_start(ap, flags);
     fill_hdr(&h, GASNETC_AM_SHORT, 1, handler, 0, numargs, ap);
-    va_end(ap);
     gasnetc_am_route_eps(&h, tm, fn);
     return gasnetc_am_send(dest, NULL, &h, NULL, 0, flags, fn);
 }
 
-int gasnetc_AM_RequestMedium(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
-                             const void *source_addr, size_t nbytes, gex_Event_t *lc_opt,
-                             unsigned int numargs, gex_Flags_t flags, ...)
+int gasnetc_AM_RequestShort(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
+                            unsigned int numargs, gex_Flags_t flags, ...)
+{
+    va_list ap;
+    int rc;
+    va_start(ap, flags);
+#if GASNETC_AM_FAST
+    if (__builtin_expect(tm == gasneti_thunk_tm && numargs <= GASNETC_AM_MAX_ARGS, 1)) {
+        gasnetc_pshmq_t *q;
+        uint64_t pos;
+        gasnetc_pshmq_slot_t *s = fast_claim(rank, 1, 0, &q, &pos);
+        if (__builtin_expect(s != NULL, 1)) {
+            FAST_FILL(s, GASNETC_AM_SHORT, 1, handler, numargs, 0, 0, tm->ep->index, 0, ap);
+            va_end(ap);
+            gasnetc_pshmq_publish(s, pos);
+            return 0;
+        }
+    }
+#endif
+    rc = request_short_v(tm, rank, handler, numargs, flags, ap);
+    va_end(ap);
+    return rc;
+}
+
+static GASNETC_AM_SLOW int request_medium_v(gex_TM_t tm, gex_Rank_t rank,
+                                            gex_AM_Index_t handler, const void *source_addr,
+                                            size_t nbytes, gex_Event_t *lc_opt,
+                                            unsigned int numargs, gex_Flags_t flags, va_list ap)
 {
     static const char fn[] = "gex_AM_RequestMedium";
     gex_Rank_t dest = gasnetc_am_req_target(tm, rank, fn);
@@ -222,10 +287,7 @@ int gasnetc_AM_RequestMedium(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handle
                            GASNETC_MAX_MEDIUM);
     if (lc_opt == GEX_EVENT_DEFER) bad_call(fn, "lc_opt GEX_EVENT_DEFER", 2);
     gasnetc_am_hdr_t h;
-    va_list ap;
-    va_start(ap, flags);
     fill_hdr(&h, GASNETC_AM_MEDIUM, 1, handler, nbytes, numargs, ap);
-    va_end(ap);
     gasnetc_am_route_eps(&h, tm, fn);
     gasnete_cmpl_t c;
     gex_Event_t ev;
@@ -235,25 +297,113 @@ int gasnetc_AM_RequestMedium(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handle
     return rc;
 }
 
-int gasnetc_AM_RequestLong(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
-                           const void *source_addr, size_t nbytes, void *dest_addr,
-                           gex_Event_t *lc_opt, unsigned int numargs, gex_Flags_t flags, ...)
+int gasnetc_AM_RequestMedium(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
+                             const void *source_addr, size_t nbytes, gex_Event_t *lc_opt,
+                             unsigned int numargs, gex_Flags_t flags, ...)
+{
+    va_list ap;
+    int rc;
+    va_start(ap, flags);
+#if GASNETC_AM_FAST
+    if (__builtin_expect(tm == gasneti_thunk_tm && numargs <= GASNETC_AM_MAX_ARGS &&
+                             nbytes <= GASNETC_MAX_MEDIUM && lc_opt != GEX_EVENT_DEFER,
+                         1)) {
+        gasnetc_pshmq_t *q;
+        uint64_t pos;
+        gasnetc_pshmq_slot_t *s = fast_claim(rank, 1, nbytes, &q, &pos);
+        if (__builtin_expect(s != NULL, 1)) {
+            FAST_FILL(s, GASNETC_AM_MEDIUM, 1, handler, numargs, nbytes, 0, tm->ep->index, 0,
+                      ap);
+            va_end(ap);
+            if (nbytes) memcpy(gasnetc_pshmq_payload(q, s, pos, nbytes), source_addr, nbytes);
+            gasnetc_pshmq_publish(s, pos);
+            gasnetc_am_set_lc_done(lc_opt);
+            return 0;
+        }
+    }
+#endif
+    rc = request_medium_v(tm, rank, handler, source_addr, nbytes, lc_opt, numargs, flags, ap);
+    va_end(ap);
+    return rc;
+}
+
+static GASNETC_AM_SLOW int request_long_v(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
+                                          const void *source_addr, size_t nbytes,
+                                          void *dest_addr, gex_Event_t *lc_opt,
+                                          unsigned int numargs, gex_Flags_t flags, va_list ap)
 {
     static const char fn[] = "gex_AM_RequestLong";
     gex_Rank_t dest = gasnetc_am_req_target(tm, rank, fn);
     check_numargs(numargs, fn);
     if (lc_opt == GEX_EVENT_DEFER) bad_call(fn, "lc_opt GEX_EVENT_DEFER", 2);
     gasnetc_am_hdr_t h;
-    va_list ap;
-    va_start(ap, flags);
     fill_hdr(&h, GASNETC_AM_LONG, 1, handler, nbytes, numargs, ap);
-    va_end(ap);
     gasnetc_am_route_eps(&h, tm, fn);
     gasnete_cmpl_t c;
     gex_Event_t ev;
     void *lc = am_lc_begin(dest, lc_opt, &c, &ev);
     int rc = am_send_long_lc(dest, NULL, &h, source_addr, nbytes, dest_addr, flags, fn, lc);
     am_lc_end(rc, lc_opt, &c, ev);
+    return rc;
+}
+
+#if GASNETC_AM_FAST
+/* A Long whose payload is in place already and whose queue was full: the
+ * header waits for a slot (as the general path does for Longs, IMMEDIATE
+ * included: a refused Long would leave its data behind). */
+static GASNETC_AM_SLOW void request_long_wait(gex_TM_t tm, gex_Rank_t rank,
+                                              gex_AM_Index_t handler, size_t nbytes,
+                                              void *dest_addr, unsigned int numargs,
+                                              gex_Flags_t flags, va_list ap)
+{
+    static const char fn[] = "gex_AM_RequestLong";
+    gasnetc_am_hdr_t h;
+    fill_hdr(&h, GASNETC_AM_LONG, 1, handler, nbytes, numargs, ap);
+    gasnetc_am_route_eps(&h, tm, fn);
+    h.dest_addr = (uint64_t)(uintptr_t)dest_addr;
+    (void)gasnetc_am_send(rank, NULL, &h, NULL, 0, flags & ~GEX_FLAG_IMMEDIATE, fn);
+}
+#endif
+
+int gasnetc_AM_RequestLong(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
+                           const void *source_addr, size_t nbytes, void *dest_addr,
+                           gex_Event_t *lc_opt, unsigned int numargs, gex_Flags_t flags, ...)
+{
+    va_list ap;
+    int rc;
+    va_start(ap, flags);
+#if GASNETC_AM_FAST
+    /* The payload goes straight into the neighbour's segment (the inline
+     * RMA table says where it is mapped here), then the header. */
+    uint32_t d = (uint32_t)rank - gasneti_pshm_rmatab.first;
+    if (__builtin_expect(tm == gasneti_thunk_tm && numargs <= GASNETC_AM_MAX_ARGS &&
+                             lc_opt != GEX_EVENT_DEFER && d < gasneti_pshm_rmatab.n &&
+                             d != gasnetc_pshm_fast.me && gasnetc_pshm_fast.n,
+                         1)) {
+        const gasneti_pshm_rmaseg_t *sg = &gasneti_pshm_rmatab.seg[d];
+        uintptr_t off = (uintptr_t)dest_addr - sg->owner;
+        if (__builtin_expect(off < sg->size && nbytes <= sg->size - off, 1)) {
+            gasnetc_pshmq_t *q;
+            uint64_t pos;
+            gasnetc_pshmq_slot_t *s;
+            if (nbytes) memmove(sg->local + off, source_addr, nbytes);
+            s = fast_claim(rank, 1, 0, &q, &pos);
+            if (__builtin_expect(s != NULL, 1)) {
+                FAST_FILL(s, GASNETC_AM_LONG, 1, handler, numargs, nbytes,
+                          (uint64_t)(uintptr_t)dest_addr, tm->ep->index, 0, ap);
+                gasnetc_pshmq_publish(s, pos);
+            } else {
+                request_long_wait(tm, rank, handler, nbytes, dest_addr, numargs, flags, ap);
+            }
+            va_end(ap);
+            gasnetc_am_set_lc_done(lc_opt);
+            return 0;
+        }
+    }
+#endif
+    rc = request_long_v(tm, rank, handler, source_addr, nbytes, dest_addr, lc_opt, numargs,
+                        flags, ap);
+    va_end(ap);
     return rc;
 }
 
@@ -267,24 +417,48 @@ gex_Rank_t gasnetc_am_reply_target(gex_Token_t token, const char *fn)
     return token->src;
 }
 
-int gasnetc_AM_ReplyShort(gex_Token_t token, gex_AM_Index_t handler, unsigned int numargs,
-                          gex_Flags_t flags, ...)
+static GASNETC_AM_SLOW int reply_short_v(gex_Token_t token, gex_AM_Index_t handler,
+                                         unsigned int numargs, gex_Flags_t flags, va_list ap)
 {
     static const char fn[] = "gex_AM_ReplyShort";
     gex_Rank_t dest = gasnetc_am_reply_target(token, fn);
     check_numargs(numargs, fn);
     gasnetc_am_hdr_t h;
-    va_list ap;
-    va_start(ap, flags);
     fill_hdr(&h, GASNETC_AM_SHORT, 0, handler, 0, numargs, ap);
-    va_end(ap);
     gasnetc_am_reply_eps(&h, token);
     return gasnetc_am_send(dest, token->net, &h, NULL, 0, flags, fn);
 }
 
-int gasnetc_AM_ReplyMedium(gex_Token_t token, gex_AM_Index_t handler, const void *source_addr,
-                           size_t nbytes, gex_Event_t *lc_opt, unsigned int numargs,
-                           gex_Flags_t flags, ...)
+int gasnetc_AM_ReplyShort(gex_Token_t token, gex_AM_Index_t handler, unsigned int numargs,
+                          gex_Flags_t flags, ...)
+{
+    va_list ap;
+    int rc;
+    va_start(ap, flags);
+#if GASNETC_AM_FAST
+    if (__builtin_expect(fast_reply_ok(token, numargs), 1)) {
+        gasnetc_pshmq_t *q;
+        uint64_t pos;
+        gasnetc_pshmq_slot_t *s = fast_claim(token->src, 0, 0, &q, &pos);
+        if (__builtin_expect(s != NULL, 1)) {
+            token->replied = 1;
+            FAST_FILL(s, GASNETC_AM_SHORT, 0, handler, numargs, 0, 0, token->ep->index,
+                      token->src_ep, ap);
+            va_end(ap);
+            gasnetc_pshmq_publish(s, pos);
+            return 0;
+        }
+    }
+#endif
+    rc = reply_short_v(token, handler, numargs, flags, ap);
+    va_end(ap);
+    return rc;
+}
+
+static GASNETC_AM_SLOW int reply_medium_v(gex_Token_t token, gex_AM_Index_t handler,
+                                          const void *source_addr, size_t nbytes,
+                                          gex_Event_t *lc_opt, unsigned int numargs,
+                                          gex_Flags_t flags, va_list ap)
 {
     static const char fn[] = "gex_AM_ReplyMedium";
     gex_Rank_t dest = gasnetc_am_reply_target(token, fn);
@@ -295,13 +469,41 @@ int gasnetc_AM_ReplyMedium(gex_Token_t token, gex_AM_Index_t handler, const void
     if (lc_opt == GEX_EVENT_DEFER || lc_opt == GEX_EVENT_GROUP)
         bad_call(fn, "lc_opt (Replies accept GEX_EVENT_NOW or an event pointer)", 0);
     gasnetc_am_hdr_t h;
-    va_list ap;
-    va_start(ap, flags);
     fill_hdr(&h, GASNETC_AM_MEDIUM, 0, handler, nbytes, numargs, ap);
-    va_end(ap);
     gasnetc_am_reply_eps(&h, token);
     int rc = gasnetc_am_send(dest, token->net, &h, source_addr, nbytes, flags, fn);
     if (!rc) gasnetc_am_set_lc_done(lc_opt);
+    return rc;
+}
+
+int gasnetc_AM_ReplyMedium(gex_Token_t token, gex_AM_Index_t handler, const void *source_addr,
+                           size_t nbytes, gex_Event_t *lc_opt, unsigned int numargs,
+                           gex_Flags_t flags, ...)
+{
+    va_list ap;
+    int rc;
+    va_start(ap, flags);
+#if GASNETC_AM_FAST
+    if (__builtin_expect(fast_reply_ok(token, numargs) && nbytes <= GASNETC_MAX_MEDIUM &&
+                             lc_opt != GEX_EVENT_DEFER && lc_opt != GEX_EVENT_GROUP,
+                         1)) {
+        gasnetc_pshmq_t *q;
+        uint64_t pos;
+        gasnetc_pshmq_slot_t *s = fast_claim(token->src, 0, nbytes, &q, &pos);
+        if (__builtin_expect(s != NULL, 1)) {
+            token->replied = 1;
+            FAST_FILL(s, GASNETC_AM_MEDIUM, 0, handler, numargs, nbytes, 0, token->ep->index,
+                      token->src_ep, ap);
+            va_end(ap);
+            if (nbytes) memcpy(gasnetc_pshmq_payload(q, s, pos, nbytes), source_addr, nbytes);
+            gasnetc_pshmq_publish(s, pos);
+            gasnetc_am_set_lc_done(lc_opt);
+            return 0;
+        }
+    }
+#endif
+    rc = reply_medium_v(token, handler, source_addr, nbytes, lc_opt, numargs, flags, ap);
+    va_end(ap);
     return rc;
 }
 

@@ -76,6 +76,23 @@ void *gasnetc_pshm_barrier_area(uint32_t *rounds, size_t *per_epoch, size_t *per
     return (char *)st->shared + sizeof(gasnetc_pshm_shared_t) + 2 * (size_t)st->n * st->shared->qsize;
 }
 
+/* ---- the AM send fast path's table (pshm.h) --------------------------------------- */
+gasnetc_pshm_fast_t gasnetc_pshm_fast;
+
+/* Only for a neighbourhood that is a run of consecutive ranks with
+ * power-of-two queues; otherwise n stays 0 and every AM takes try_send. */
+static void fast_publish(const gasnetc_pshm_state_t *st)
+{
+    if (st->n < 2 || (st->shared->depth & (st->shared->depth - 1))) return;
+    for (uint32_t i = 0; i < st->n; i++)
+        if (st->ranks[i] != st->ranks[0] + i) return;
+    gasnetc_pshm_fast.first = st->ranks[0];
+    gasnetc_pshm_fast.me = st->my_index;
+    gasnetc_pshm_fast.reqq = st->reqq;
+    gasnetc_pshm_fast.repq = st->repq;
+    __atomic_store_n(&gasnetc_pshm_fast.n, st->n, __ATOMIC_RELEASE);
+}
+
 /* ---- init -------------------------------------------------------------------- */
 /* Leader: formats the neighbourhood object at mem. */
 static void shared_format(gasnetc_pshm_shared_t *sh, uint32_t n, uint32_t depth, size_t qsize)
@@ -191,6 +208,7 @@ int gasnetc_pshm_init(const gasneti_bootstrap_ops_t *boot, uint32_t rank, uint32
     /* Step 3: everyone has it mapped; the name is no longer needed. */
     if (leader && st->n > 1) gasnetc_pshm_obj_unlink(name);
     st->initialized = 1;
+    fast_publish(st);
     return 0;
 
 fail_unlink:
@@ -260,14 +278,32 @@ static int drain_busy[2]; /* [0] my Reply queue, [1] my Request queue */
 
 static int drain(gasnetc_pshmq_t *q, int which, gasnetc_pshm_deliver_fn deliver)
 {
-    gasnetc_pshmq_msg_t m;
+    gasnetc_pshmq_slot_t *s;
+    uint64_t mask = q->mask, depth = q->depth, pos;
     int n = 0;
     if (!DRAIN_ENTER(which)) return 0;
-    while (n < GASNETC_PSHM_POLL_BATCH && gasnetc_pshmq_take1(q, &m)) {
-        /* The slot stays ours while the handler runs. */
-        deliver(m.hdr, m.hdr->category == GASNETC_AM_LONG ? NULL : m.payload);
-        gasnetc_pshmq_release(q, &m);
-        n++;
+    if (__builtin_expect(mask != 0, 1)) {
+        /* Power-of-two depth (the default): the inline take.  head is
+         * reloaded per message (a plain load of a line only we write), since
+         * a handler that polls may have moved it; it is stored before the
+         * handler runs for the same reason. */
+        while (n < GASNETC_PSHM_POLL_BATCH &&
+               (s = gasnetc_pshmq_peek1(q, mask, pos = __atomic_load_n(&q->head,
+                                                                      __ATOMIC_RELAXED)))) {
+            __atomic_store_n(&q->head, pos + 1, __ATOMIC_RELAXED);
+            /* The slot stays ours while the handler runs. */
+            if (s->hdr.category == GASNETC_AM_LONG) deliver(&s->hdr, NULL);
+            else deliver(&s->hdr, gasnetc_pshmq_payload(q, s, pos, (size_t)s->nbytes));
+            gasnetc_pshmq_give_back(s, pos, depth);
+            n++;
+        }
+    } else {
+        gasnetc_pshmq_msg_t m;
+        while (n < GASNETC_PSHM_POLL_BATCH && gasnetc_pshmq_take1(q, &m)) {
+            deliver(m.hdr, m.hdr->category == GASNETC_AM_LONG ? NULL : m.payload);
+            gasnetc_pshmq_release(q, &m);
+            n++;
+        }
     }
     DRAIN_LEAVE(which);
     return n;

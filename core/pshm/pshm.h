@@ -67,6 +67,19 @@ void gasnetc_pshm_cseg_unlink(uint32_t serial);
 int gasnetc_pshm_try_send(uint32_t dest, const gasnetc_am_hdr_t *hdr, const void *payload,
                           size_t nbytes);
 
+/* The AM send fast path (core/am.c; core/pshm/README "AM fast path"):
+ * the neighbourhood as the run of job ranks [first, first + n), me = my
+ * index in it, and the queues per index (struct gasnetc_pshmq, queue.h).
+ * Filled at init when the neighbourhood is such a run of at least two
+ * ranks with power-of-two queue depths; n = 0 otherwise (every AM then
+ * takes gasnetc_pshm_try_send).  The queue pointers stay valid after
+ * fini (the queues read as full then). */
+typedef struct {
+    uint32_t first, n, me;
+    struct gasnetc_pshmq **reqq, **repq;
+} gasnetc_pshm_fast_t;
+extern gasnetc_pshm_fast_t gasnetc_pshm_fast;
+
 /* Delivers up to a small batch of arrived messages through the deliver
  * callback; with replies_only, only this rank's Reply queue is drained (used
  * while a handler waits to send a Reply).  Returns the number delivered.
