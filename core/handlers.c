@@ -6,6 +6,29 @@
 
 static GASNETI_TLS int handler_depth;
 
+/* What each registered handler accepts, precomputed at registration for the
+ * PSHM receive path (gasnetc_am_deliver): bit (category * 2 + is_req) is
+ * set for every kind of AM the entry's flags allow, bits 8..15 hold the
+ * argument count it takes (0xff: any, for an entry without a category).
+ * 0 = unregistered.  A message the bits refuse goes to gasnetc_am_dispatch,
+ * which names the mismatch. */
+static uint32_t accept_tab[GASNET_MAXEPS][256];
+
+static uint32_t accept_bits(const gex_AM_Entry_t *e)
+{
+    gex_Flags_t cat = e->gex_flags & (GEX_FLAG_AM_SHORT | GEX_FLAG_AM_MEDLONG);
+    gex_Flags_t rr = e->gex_flags & GEX_FLAG_AM_REQREP;
+    static const gex_Flags_t cat_flag[3] = {GEX_FLAG_AM_SHORT, GEX_FLAG_AM_MEDIUM,
+                                            GEX_FLAG_AM_LONG};
+    uint32_t a = 0;
+    for (unsigned c = 0; c < 3; c++)
+        for (unsigned req = 0; req < 2; req++)
+            if ((!cat || (cat & cat_flag[c])) &&
+                (!rr || (rr & (req ? GEX_FLAG_AM_REQUEST : GEX_FLAG_AM_REPLY))))
+                a |= 1u << (c * 2 + req);
+    return a | (cat ? (uint32_t)e->gex_nargs : 0xffu) << 8;
+}
+
 int gasnetc_in_handler(void) { return handler_depth > 0; }
 
 static int check_entry(const gex_AM_Entry_t *e, int internal)
@@ -55,6 +78,7 @@ int gasnetc_handlers_register(gex_EP_t ep, gex_AM_Entry_t *table, size_t n, int 
                 return GASNET_ERR_BAD_ARG;
             }
             ep->handlers[idx] = *e;
+            if (ep->index < GASNET_MAXEPS) accept_tab[ep->index][idx] = accept_bits(e);
         }
     }
     return GASNET_OK;
@@ -152,8 +176,56 @@ static const char *category_name(unsigned c)
     return c == GASNETC_AM_SHORT ? "Short" : c == GASNETC_AM_MEDIUM ? "Medium" : "Long";
 }
 
+/* The PSHM receive path: gasnetc_am_dispatch's checks folded into one
+ * table lookup; anything the table refuses goes to gasnetc_am_dispatch,
+ * which reports it. */
 void gasnetc_am_deliver(const gasnetc_am_hdr_t *hdr, void *payload)
 {
+    unsigned epi = hdr->dst_ep, h = hdr->handler, cat = hdr->category, nargs = hdr->nargs;
+    gex_EP_t ep;
+    uint32_t a;
+    if (__builtin_expect(epi < GASNET_MAXEPS && (ep = gasneti_eps[epi]) != NULL, 1)) {
+        a = accept_tab[epi][h];
+        if (__builtin_expect(((a >> (cat * 2 + hdr->is_req)) & 1) &&
+                                 ((a >> 8) == 0xff || (a >> 8) == nargs),
+                             1)) {
+            const gex_AM_Entry_t *e = &ep->handlers[h];
+            struct gasneti_token_s tok;
+            tok.src = hdr->src_rank;
+            tok.is_req = hdr->is_req;
+            tok.is_long = cat == GASNETC_AM_LONG;
+            tok.replied = 0;
+            tok.entry = e;
+            tok.net = NULL;
+            tok.ep = ep;
+            tok.src_ep = hdr->src_ep;
+            gex_AM_Fn_t fn = e->gex_fnptr;
+            const gex_AM_Arg_t *x = hdr->args;
+            void *buf = cat == GASNETC_AM_LONG ? (void *)(uintptr_t)hdr->dest_addr : payload;
+            size_t nb = hdr->nbytes;
+            handler_depth++;
+            /* Up to 4 arguments called here (a small frame); more in invoke. */
+#define SHORT_FN(...) ((void (*)(gex_Token_t, ##__VA_ARGS__))fn)
+#define MEDLONG_FN(...) ((void (*)(gex_Token_t, void *, size_t, ##__VA_ARGS__))fn)
+            switch ((cat == GASNETC_AM_SHORT ? 0 : 8) + nargs) {
+            case 0: SHORT_FN()(&tok); break;
+            case 1: SHORT_FN(A_)(&tok, x[0]); break;
+            case 2: SHORT_FN(A_, A_)(&tok, x[0], x[1]); break;
+            case 3: SHORT_FN(A_, A_, A_)(&tok, x[0], x[1], x[2]); break;
+            case 4: SHORT_FN(A_, A_, A_, A_)(&tok, x[0], x[1], x[2], x[3]); break;
+            case 8: MEDLONG_FN()(&tok, buf, nb); break;
+            case 9: MEDLONG_FN(A_)(&tok, buf, nb, x[0]); break;
+            case 10: MEDLONG_FN(A_, A_)(&tok, buf, nb, x[0], x[1]); break;
+            case 11: MEDLONG_FN(A_, A_, A_)(&tok, buf, nb, x[0], x[1], x[2]); break;
+            case 12: MEDLONG_FN(A_, A_, A_, A_)(&tok, buf, nb, x[0], x[1], x[2], x[3]); break;
+            default: invoke(fn, &tok, cat == GASNETC_AM_SHORT, buf, nb, nargs, x); break;
+            }
+#undef SHORT_FN
+#undef MEDLONG_FN
+            handler_depth--;
+            return;
+        }
+    }
     (void)gasnetc_am_dispatch(hdr, payload, NULL);
 }
 
