@@ -207,17 +207,17 @@ void gasnetc_am_deliver(const gasnetc_am_hdr_t *hdr, void *payload)
             /* Up to 4 arguments called here (a small frame); more in invoke. */
 #define SHORT_FN(...) ((void (*)(gex_Token_t, ##__VA_ARGS__))fn)
 #define MEDLONG_FN(...) ((void (*)(gex_Token_t, void *, size_t, ##__VA_ARGS__))fn)
-            switch ((cat == GASNETC_AM_SHORT ? 0 : 8) + nargs) {
+            switch ((cat == GASNETC_AM_SHORT ? 0 : 32) + nargs) { /* nargs <= 16 */
             case 0: SHORT_FN()(&tok); break;
             case 1: SHORT_FN(A_)(&tok, x[0]); break;
             case 2: SHORT_FN(A_, A_)(&tok, x[0], x[1]); break;
             case 3: SHORT_FN(A_, A_, A_)(&tok, x[0], x[1], x[2]); break;
             case 4: SHORT_FN(A_, A_, A_, A_)(&tok, x[0], x[1], x[2], x[3]); break;
-            case 8: MEDLONG_FN()(&tok, buf, nb); break;
-            case 9: MEDLONG_FN(A_)(&tok, buf, nb, x[0]); break;
-            case 10: MEDLONG_FN(A_, A_)(&tok, buf, nb, x[0], x[1]); break;
-            case 11: MEDLONG_FN(A_, A_, A_)(&tok, buf, nb, x[0], x[1], x[2]); break;
-            case 12: MEDLONG_FN(A_, A_, A_, A_)(&tok, buf, nb, x[0], x[1], x[2], x[3]); break;
+            case 32: MEDLONG_FN()(&tok, buf, nb); break;
+            case 33: MEDLONG_FN(A_)(&tok, buf, nb, x[0]); break;
+            case 34: MEDLONG_FN(A_, A_)(&tok, buf, nb, x[0], x[1]); break;
+            case 35: MEDLONG_FN(A_, A_, A_)(&tok, buf, nb, x[0], x[1], x[2]); break;
+            case 36: MEDLONG_FN(A_, A_, A_, A_)(&tok, buf, nb, x[0], x[1], x[2], x[3]); break;
             default: invoke(fn, &tok, cat == GASNETC_AM_SHORT, buf, nb, nargs, x); break;
             }
 #undef SHORT_FN

@@ -153,6 +153,61 @@ static void test_basic(void)
     munmap(mem, len);
 }
 
+/* The inline hot path (queue.h): claim/publish and peek1/give_back. */
+static void test_inline(void)
+{
+    enum { DEPTH = 4, MAXP = 200 };
+    size_t len = gasnetc_pshmq_size(DEPTH, MAXP);
+    void *mem = shared_alloc(len);
+    gasnetc_pshmq_t *q = gasnetc_pshmq_init(mem, DEPTH, MAXP);
+    gasnetc_am_hdr_t h = make_hdr(5, 0, 0);
+    gasnetc_pshmq_slot_t *s;
+    uint64_t pos;
+    int ok = 1;
+
+    for (uint32_t i = 0; i < DEPTH; i++) {
+        s = gasnetc_pshmq_claim(q, &pos);
+        ok &= s != NULL && pos == i;
+        if (!s) break;
+        h.args[0] = (int32_t)i;
+        s->hdr = h;
+        s->nbytes = 150; /* past the inline room: the slot's buffer */
+        memset(gasnetc_pshmq_payload(q, s, pos, 150), (int)i + 1, 150);
+        gasnetc_pshmq_publish(s, pos);
+    }
+    check(ok, "claim gives positions 0..depth-1 in order");
+    check(gasnetc_pshmq_claim(q, &pos) == NULL && gasnetc_pshmq_try_send(q, &h, NULL, 0) == 1,
+          "claim and try_send both see the full queue");
+    ok = 1;
+    for (uint32_t i = 0; i < DEPTH; i++) {
+        uint64_t p = __atomic_load_n(&q->head, __ATOMIC_RELAXED);
+        s = gasnetc_pshmq_peek1(q, q->mask, p);
+        ok &= s != NULL && p == i && s->hdr.args[0] == (int32_t)i && s->nbytes == 150;
+        if (!s) break;
+        const unsigned char *pl = gasnetc_pshmq_payload(q, s, p, 150);
+        ok &= pl[0] == i + 1 && pl[149] == i + 1;
+        __atomic_store_n(&q->head, p + 1, __ATOMIC_RELAXED);
+        gasnetc_pshmq_give_back(s, p, q->depth);
+    }
+    check(ok, "peek1/give_back take them in order with their payloads");
+    check(gasnetc_pshmq_peek1(q, q->mask, __atomic_load_n(&q->head, __ATOMIC_RELAXED)) == NULL,
+          "peek1 of an empty queue finds nothing");
+    check(gasnetc_pshmq_try_send(q, &h, NULL, 0) == 0 && gasnetc_pshmq_claim(q, &pos) != NULL &&
+              pos == DEPTH + 1,
+          "try_send and claim interleave on the same tail");
+    memset(mem, 0, len);
+    check(gasnetc_pshmq_claim(q, &pos) == NULL && gasnetc_pshmq_peek1(q, q->mask, 0) == NULL,
+          "zeroed (retired) block: claim finds it full, peek1 empty");
+    munmap(mem, len);
+
+    len = gasnetc_pshmq_size(3, MAXP);
+    mem = shared_alloc(len);
+    q = gasnetc_pshmq_init(mem, 3, MAXP);
+    check(q && gasnetc_pshmq_claim(q, &pos) == NULL && gasnetc_pshmq_try_send(q, &h, NULL, 0) == 0,
+          "depth 3 (not a power of two): claim declines, try_send works");
+    munmap(mem, len);
+}
+
 /* ---- contention across processes ------------------------------------------------ */
 enum { NPROD = 3, NCONS = 2, NMSG = 100000, CDEPTH = 16, CMAXP = 120 };
 
@@ -162,6 +217,10 @@ typedef struct {
     uint64_t full_seen;          /* try_send returned 1 */
     uint8_t seen[NPROD][NMSG];   /* times each message was delivered */
 } shared_stats_t;
+
+/* inline_path: odd producers use claim/publish and the one consumer the
+ * single-consumer peek1/give_back (pshm.c's drain), as the library does. */
+static int inline_path;
 
 static void producer(gasnetc_pshmq_t *q, uint32_t id, shared_stats_t *st)
 {
@@ -174,6 +233,20 @@ static void producer(gasnetc_pshmq_t *q, uint32_t id, shared_stats_t *st)
         h.args[1] = (int32_t)id;
         h.args[2] = (int32_t)checksum(buf, n);
         int rc;
+        if (inline_path && (id & 1)) {
+            /* The AM fast path's way (core/am.c): claim, fill in place, publish. */
+            gasnetc_pshmq_slot_t *s;
+            uint64_t pos;
+            while (!(s = gasnetc_pshmq_claim(q, &pos))) {
+                full++;
+                sched_yield();
+            }
+            s->hdr = h;
+            s->nbytes = n;
+            if (n) memcpy(gasnetc_pshmq_payload(q, s, pos, n), buf, n);
+            gasnetc_pshmq_publish(s, pos);
+            continue;
+        }
         while ((rc = gasnetc_pshmq_try_send(q, &h, buf, n)) == 1) {
             full++;
             sched_yield();
@@ -183,13 +256,28 @@ static void producer(gasnetc_pshmq_t *q, uint32_t id, shared_stats_t *st)
     __atomic_add_fetch(&st->full_seen, full, __ATOMIC_RELAXED);
 }
 
+/* The single-consumer inline take (as pshm.c's drain): fills m. */
+static int take_inline(gasnetc_pshmq_t *q, gasnetc_pshmq_msg_t *m)
+{
+    uint64_t pos = __atomic_load_n(&q->head, __ATOMIC_RELAXED);
+    gasnetc_pshmq_slot_t *s = gasnetc_pshmq_peek1(q, q->mask, pos);
+    if (!s) return 0;
+    __atomic_store_n(&q->head, pos + 1, __ATOMIC_RELAXED);
+    m->slot = s;
+    m->pos = pos;
+    m->hdr = &s->hdr;
+    m->nbytes = (size_t)s->nbytes;
+    m->payload = gasnetc_pshmq_payload(q, s, pos, m->nbytes);
+    return 1;
+}
+
 static void consumer(gasnetc_pshmq_t *q, shared_stats_t *st)
 {
     int64_t last[NPROD];
     gasnetc_pshmq_msg_t m;
     for (int p = 0; p < NPROD; p++) last[p] = -1;
     while (__atomic_load_n(&st->consumed, __ATOMIC_RELAXED) < (uint64_t)NPROD * NMSG) {
-        if (!gasnetc_pshmq_take(q, &m)) {
+        if (!(inline_path ? take_inline(q, &m) : gasnetc_pshmq_take(q, &m))) {
             sched_yield();
             continue;
         }
@@ -206,7 +294,8 @@ static void consumer(gasnetc_pshmq_t *q, shared_stats_t *st)
         }
         if (bad) __atomic_add_fetch(&st->errors, 1, __ATOMIC_RELAXED);
         if ((seq & 1023) == 0) sched_yield(); /* hold the slot a while now and then */
-        gasnetc_pshmq_release(q, &m);
+        if (inline_path) gasnetc_pshmq_give_back(m.slot, m.pos, q->depth);
+        else gasnetc_pshmq_release(q, &m);
         __atomic_add_fetch(&st->consumed, 1, __ATOMIC_RELAXED);
     }
 }
@@ -218,11 +307,11 @@ static void test_contention(void)
     shared_stats_t *st = shared_alloc(sizeof(*st));
     gasnetc_pshmq_t *q = gasnetc_pshmq_init(mem, CDEPTH, CMAXP);
     pid_t pids[NPROD + NCONS];
-    int ok = 1, nchild = 0;
+    int ok = 1, nchild = 0, ncons = inline_path ? 1 : NCONS;
     struct timespec t0, t1;
 
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    for (int i = 0; i < NPROD + NCONS; i++) {
+    for (int i = 0; i < NPROD + ncons; i++) {
         pid_t pid = fork();
         if (pid < 0) {
             perror("fork");
@@ -244,7 +333,9 @@ static void test_contention(void)
         }
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    check(ok, "3 producers and 2 consumers finish (no hang, no crash)");
+    check(ok, inline_path ? "3 producers (2 by try_send, 1 by claim/publish) and 1 inline "
+                            "consumer finish (no hang, no crash)"
+                          : "3 producers and 2 consumers finish (no hang, no crash)");
 
     uint64_t missing = 0, dup = 0;
     for (int p = 0; p < NPROD; p++)
@@ -324,6 +415,9 @@ int main(void)
     alarm(300);
     test_basic();
     test_nbrhd();
+    test_contention();
+    test_inline();
+    inline_path = 1;
     test_contention();
     printf("%s: %d failure(s)\n", failures ? "FAILED" : "ALL PASSED", failures);
     return failures ? 1 : 0;
