@@ -25,14 +25,8 @@
 #include <unistd.h>
 
 /* Idle polls in a row before yielding (auto mode): far above the polls of
- * a round trip to a running peer (tens), far below a time slice.  With verbs
- * peers a round trip takes far more polls (Soft-RoCE: ~100 us of emulated
- * kernel work per message; each poll reads two CQs): 256 made latency loops
- * yield hundreds of times per round trip, one system call each, where
- * ib_send_lat makes none (core/README "Progress under contention"). */
+ * a round trip to a running peer (tens), far below a time slice. */
 #define GASNETC_POLL_SPIN 256
-#define GASNETC_POLL_SPIN_NET 4096
-static unsigned poll_spin = GASNETC_POLL_SPIN;
 
 /* GASNETC_POLL_YIELD_*: gasnetc_poll_policy_init maps GASNET_POLL_YIELD. */
 int gasnetc_poll_yield = GASNETC_POLL_YIELD_IDLE;
@@ -51,7 +45,6 @@ void gasnetc_poll_policy_init(unsigned local_procs)
     else if (mode > 0 || (cores > 0 && (long)local_procs > cores))
         gasnetc_poll_yield = GASNETC_POLL_YIELD_ALWAYS;
     else gasnetc_poll_yield = GASNETC_POLL_YIELD_IDLE;
-    poll_spin = gasnetc_ibv_active() ? GASNETC_POLL_SPIN_NET : GASNETC_POLL_SPIN;
 }
 
 void gasnetc_poll_wait_begin(void)
@@ -67,7 +60,7 @@ static inline void idle_step(int n)
         return;
     }
     if (gasnetc_poll_yield == GASNETC_POLL_YIELD_ALWAYS ||
-        (gasnetc_poll_yield == GASNETC_POLL_YIELD_IDLE && ++idle_polls > poll_spin))
+        (gasnetc_poll_yield == GASNETC_POLL_YIELD_IDLE && ++idle_polls > GASNETC_POLL_SPIN))
         sched_yield();
 }
 
