@@ -27,6 +27,12 @@
  *      through the bootstrap, which kills them; so a non-collective exit
  *      ends within 3/5 of the exit timeout, and the rest of the timeout
  *      is left for flushing and teardown.
+ *   Halfway through step 1, a rank that may lead step 2 starts connecting
+ *   to every rank it has no connection to yet (GASNET_CONNECT_STATIC=0),
+ *   so that step 2 needs no handshake.  Time spent while an on-demand connection of this rank is being set up
+ *   (the exit's messages may need new connections under
+ *   GASNET_CONNECT_STATIC=0) extends these deadlines and the exit timer,
+ *   by at most one more exit timeout (in_time).
  * release: flush stdio, tell gasnetrun_ibv (EXIT) -- or abort the job when
  *   the coordination failed --, drop the PSHM mappings, close the bootstrap.
  *
@@ -82,6 +88,8 @@ static struct {
     int released;
     int fatal_sig;
     const char *volatile stage; /* what the exit is doing (alarm message) */
+    double ext_used;    /* seconds the deadlines were extended (connections) */
+    double ext_last;    /* when the extension clock was last read */
     /* requests from elsewhere, -1 = none (handlers, callback thread, poll) */
     int pending;
     int req_code, launcher_code, pshm_code;
@@ -205,6 +213,38 @@ static void cancel_alarm(void)
     struct itimerval it;
     memset(&it, 0, sizeof(it));
     setitimer(ITIMER_REAL, &it, NULL);
+}
+
+/* Moves a running exit timer dt seconds later. */
+static void delay_alarm(double dt)
+{
+    struct itimerval it;
+    if (getitimer(ITIMER_REAL, &it) != 0 || (!it.it_value.tv_sec && !it.it_value.tv_usec)) return;
+    double left = (double)it.it_value.tv_sec + (double)it.it_value.tv_usec / 1e6 + dt;
+    it.it_value.tv_sec = (time_t)left;
+    it.it_value.tv_usec = (suseconds_t)((left - (double)it.it_value.tv_sec) * 1e6);
+    setitimer(ITIMER_REAL, &it, NULL);
+}
+
+/* The exit's deadline test.  Messages of the exit protocol may travel on
+ * connections made during the exit itself (GASNET_CONNECT_STATIC=0): the
+ * time during which a connection of this rank is being set up does not
+ * count against the exit's budget, up to one more exit timeout in all
+ * (a peer that never answers the handshake is still named then).  So
+ * *end, and the exit timer, move later by that time.  1 while before
+ * *end. */
+static int in_time(double *end)
+{
+    double t = now_s();
+    double dt = t - ex.ext_last;
+    ex.ext_last = t;
+    if (dt > 0 && ex.ext_used < ex.timeout && gasnetc_ibv_conn_in_progress()) {
+        if (dt > ex.timeout - ex.ext_used) dt = ex.timeout - ex.ext_used;
+        ex.ext_used += dt;
+        *end += dt;
+        delay_alarm(dt);
+    }
+    return t < *end;
 }
 
 /* ---- client handlers become no-ops during the exit ------------------------------ */
@@ -370,11 +410,11 @@ static void ack_reph(gex_Token_t token)
 
 /* A one-argument Short Request that waits (polling) for queue space until
  * deadline.  Returns 0 when sent. */
-static int send_until(gex_Rank_t rank, gex_AM_Index_t hidx, int arg, double deadline)
+static int send_until(gex_Rank_t rank, gex_AM_Index_t hidx, int arg, double *deadline)
 {
     while (gasnetc_AM_RequestShort(&gasneti_the_tm, rank, hidx, 1, GEX_FLAG_IMMEDIATE,
                                    (gex_AM_Arg_t)arg) != 0) {
-        if (now_s() >= deadline) return -1;
+        if (!in_time(deadline)) return -1;
         gasnetc_poll();
     }
     return 0;
@@ -382,7 +422,7 @@ static int send_until(gex_Rank_t rank, gex_AM_Index_t hidx, int arg, double dead
 
 /* Sends hidx(arg) to every other rank, round-robin so that one full queue
  * does not hold up the others, until deadline; mark records who got it. */
-static void send_all(gex_AM_Index_t hidx, int arg, uint8_t mark, double deadline)
+static void send_all(gex_AM_Index_t hidx, int arg, uint8_t mark, double *deadline)
 {
     for (;;) {
         int left = 0;
@@ -394,7 +434,7 @@ static void send_all(gex_AM_Index_t hidx, int arg, uint8_t mark, double deadline
             else
                 left = 1;
         }
-        if (!left || now_s() >= deadline) return;
+        if (!left || !in_time(deadline)) return;
         gasnetc_poll();
     }
 }
@@ -408,6 +448,7 @@ static int exit_head(int code)
         return 0;
     STORE(ex.code, code & 0xff);
     exit_owner = 1;
+    ex.ext_last = now_s();
     ex.stage = "starting to exit";
     arm_alarm();
     return 1;
@@ -424,19 +465,30 @@ static int exit_reduce(int code, double end)
         arrive_one(code, &role);
         STORE(ex.role, role);
     } else {
-        (void)send_until(0, EXIT_HIDX_ARRIVE, code, end);
+        (void)send_until(0, EXIT_HIDX_ARRIVE, code, &end);
     }
+    /* Halfway through the wait, a rank that may have to lead a
+     * non-collective exit (the first to arrive) starts connecting to the ranks it has no
+     * connection to yet, so that its requests need no handshake then. */
+    const double t_half = now_s() + (end - now_s()) / 2;
+    int preconnected = 0;
     for (;;) {
+        if (!preconnected && LOAD(ex.role) == ROLE_LEADER && now_s() >= t_half) {
+            preconnected = 1;
+            ex.stage = "connecting to the ranks that may have to be asked to exit";
+            gasnetc_ibv_conn_start_all();
+            ex.stage = "waiting for the other ranks to exit too (collective exit)";
+        }
         if (gasneti_mynode == 0 && !done_sent && LOAD(ex.arrived) == n) {
             int c = LOAD(ex.max_code);
             ex.stage = "telling every rank that the exit is collective";
-            send_all(EXIT_HIDX_DONE, c, MARK_DONE_SENT, end);
+            send_all(EXIT_HIDX_DONE, c, MARK_DONE_SENT, &end);
             STORE(ex.done_code, c);
             done_sent = 1;
         }
         int d = LOAD(ex.done_code);
         if (d >= 0) return d;
-        if (LOAD(ex.req_code) >= 0 || LOAD(ex.launcher_code) >= 0 || now_s() >= end) return -1;
+        if (LOAD(ex.req_code) >= 0 || LOAD(ex.launcher_code) >= 0 || !in_time(&end)) return -1;
         gasnetc_poll();
     }
 }
@@ -450,14 +502,14 @@ static int exit_lead(int code, double end)
     ex.stage = "asking the other ranks to exit (non-collective exit)";
     if (!(__atomic_fetch_or(&ex.marks[me], MARK_ACKED, __ATOMIC_ACQ_REL) & MARK_ACKED))
         __atomic_add_fetch(&ex.nacked, 1, __ATOMIC_ACQ_REL);
-    send_all(EXIT_HIDX_REQ, code, MARK_REQ_SENT, end);
-    while (LOAD(ex.nacked) < n && LOAD(ex.launcher_code) < 0 && now_s() < end) gasnetc_poll();
+    send_all(EXIT_HIDX_REQ, code, MARK_REQ_SENT, &end);
+    while (LOAD(ex.nacked) < n && LOAD(ex.launcher_code) < 0 && in_time(&end)) gasnetc_poll();
     if (LOAD(ex.nacked) >= n || LOAD(ex.launcher_code) >= 0) return 0;
     unsigned k = list_silent(who, sizeof(who));
     exit_say("ERROR", "rank%s %s did not answer the exit request within %.2g s (busy outside "
              "GASNet, stuck in a handler, stopped or dead); aborting the job with exit code %d "
-             "(GASNET_EXITTIMEOUT=%g)",
-             k == 1 ? "" : "s", who, ex.timeout / 5, code, ex.timeout);
+             "(GASNET_EXITTIMEOUT=%g, plus %.2g s of connection setup)",
+             k == 1 ? "" : "s", who, ex.timeout / 5, code, ex.timeout, ex.ext_used);
     return -1;
 }
 
@@ -481,7 +533,7 @@ static int exit_coordinate(int code, int collective_possible, int *abort_job)
         return code;
     }
     ex.stage = "waiting for the exit leader's request";
-    while (LOAD(ex.req_code) < 0 && LOAD(ex.launcher_code) < 0 && now_s() < end) gasnetc_poll();
+    while (LOAD(ex.req_code) < 0 && LOAD(ex.launcher_code) < 0 && in_time(&end)) gasnetc_poll();
     if (LOAD(ex.req_code) < 0 && LOAD(ex.launcher_code) < 0) {
         exit_say("ERROR", "the rank leading this non-collective exit did not ask the others to "
                  "exit within %.2g s; aborting the job with exit code %d (GASNET_EXITTIMEOUT=%g)",
