@@ -27,12 +27,10 @@
  *      through the bootstrap, which kills them; so a non-collective exit
  *      ends within 3/5 of the exit timeout, and the rest of the timeout
  *      is left for flushing and teardown.
- *   Halfway through step 1, a rank that may lead step 2 starts connecting
- *   to every rank it has no connection to yet (GASNET_CONNECT_STATIC=0),
- *   so that step 2 needs no handshake.  Time spent while an on-demand connection of this rank is being set up
- *   (the exit's messages may need new connections under
- *   GASNET_CONNECT_STATIC=0) extends these deadlines and the exit timer,
- *   by at most one more exit timeout (in_time).
+ *   A quarter into step 1, the rank that would lead step 2 starts connecting
+ *   to every rank it has no connection to yet (GASNET_CONNECT_STATIC=0:
+ *   the handshakes overlap the wait), so that step 2's requests need no
+ *   handshake within their 1/5 of the timeout.
  * release: flush stdio, tell gasnetrun_ibv (EXIT) -- or abort the job when
  *   the coordination failed --, drop the PSHM mappings, close the bootstrap.
  *
@@ -88,8 +86,6 @@ static struct {
     int released;
     int fatal_sig;
     const char *volatile stage; /* what the exit is doing (alarm message) */
-    double ext_used;    /* seconds the deadlines were extended (connections) */
-    double ext_last;    /* when the extension clock was last read */
     /* requests from elsewhere, -1 = none (handlers, callback thread, poll) */
     int pending;
     int req_code, launcher_code, pshm_code;
@@ -215,37 +211,8 @@ static void cancel_alarm(void)
     setitimer(ITIMER_REAL, &it, NULL);
 }
 
-/* Moves a running exit timer dt seconds later. */
-static void delay_alarm(double dt)
-{
-    struct itimerval it;
-    if (getitimer(ITIMER_REAL, &it) != 0 || (!it.it_value.tv_sec && !it.it_value.tv_usec)) return;
-    double left = (double)it.it_value.tv_sec + (double)it.it_value.tv_usec / 1e6 + dt;
-    it.it_value.tv_sec = (time_t)left;
-    it.it_value.tv_usec = (suseconds_t)((left - (double)it.it_value.tv_sec) * 1e6);
-    setitimer(ITIMER_REAL, &it, NULL);
-}
-
-/* The exit's deadline test.  Messages of the exit protocol may travel on
- * connections made during the exit itself (GASNET_CONNECT_STATIC=0): the
- * time during which a connection of this rank is being set up does not
- * count against the exit's budget, up to one more exit timeout in all
- * (a peer that never answers the handshake is still named then).  So
- * *end, and the exit timer, move later by that time.  1 while before
- * *end. */
-static int in_time(double *end)
-{
-    double t = now_s();
-    double dt = t - ex.ext_last;
-    ex.ext_last = t;
-    if (dt > 0 && ex.ext_used < ex.timeout && gasnetc_ibv_conn_in_progress()) {
-        if (dt > ex.timeout - ex.ext_used) dt = ex.timeout - ex.ext_used;
-        ex.ext_used += dt;
-        *end += dt;
-        delay_alarm(dt);
-    }
-    return t < *end;
-}
+/* The exit's deadline test: 1 while before *end. */
+static int in_time(const double *end) { return now_s() < *end; }
 
 /* ---- client handlers become no-ops during the exit ------------------------------ */
 /* One no-op per category and argument count, so that every call through the
@@ -448,7 +415,6 @@ static int exit_head(int code)
         return 0;
     STORE(ex.code, code & 0xff);
     exit_owner = 1;
-    ex.ext_last = now_s();
     ex.stage = "starting to exit";
     arm_alarm();
     return 1;
@@ -467,13 +433,13 @@ static int exit_reduce(int code, double end)
     } else {
         (void)send_until(0, EXIT_HIDX_ARRIVE, code, &end);
     }
-    /* Halfway through the wait, a rank that may have to lead a
-     * non-collective exit (the first to arrive) starts connecting to the ranks it has no
+    /* A quarter into the wait, the rank that would lead a non-collective
+     * exit (the first to arrive) starts connecting to the ranks it has no
      * connection to yet, so that its requests need no handshake then. */
-    const double t_half = now_s() + (end - now_s()) / 2;
+    const double t_pre = now_s() + (end - now_s()) / 4;
     int preconnected = 0;
     for (;;) {
-        if (!preconnected && LOAD(ex.role) == ROLE_LEADER && now_s() >= t_half) {
+        if (!preconnected && LOAD(ex.role) == ROLE_LEADER && now_s() >= t_pre) {
             preconnected = 1;
             ex.stage = "connecting to the ranks that may have to be asked to exit";
             gasnetc_ibv_conn_start_all();
@@ -508,8 +474,8 @@ static int exit_lead(int code, double end)
     unsigned k = list_silent(who, sizeof(who));
     exit_say("ERROR", "rank%s %s did not answer the exit request within %.2g s (busy outside "
              "GASNet, stuck in a handler, stopped or dead); aborting the job with exit code %d "
-             "(GASNET_EXITTIMEOUT=%g, plus %.2g s of connection setup)",
-             k == 1 ? "" : "s", who, ex.timeout / 5, code, ex.timeout, ex.ext_used);
+             "(GASNET_EXITTIMEOUT=%g)",
+             k == 1 ? "" : "s", who, ex.timeout / 5, code, ex.timeout);
     return -1;
 }
 

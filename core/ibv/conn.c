@@ -305,11 +305,6 @@ int gasnetc_ibv_conn_poll(void)
     return n;
 }
 
-int gasnetc_ibv_conn_in_progress(void)
-{
-    return cs.on && __atomic_load_n(&cs.npending, __ATOMIC_RELAXED) > 0;
-}
-
 void gasnetc_ibv_conn_start_all(void)
 {
     if (!cs.on || !cs.dynamic || !cs.cep_of) return;

@@ -160,9 +160,6 @@ int gasnetc_ibv_cseg_long_ok(uint32_t rank, uint64_t raddr, size_t len);
 int gasnetc_ibv_am_send(uint32_t dest, void *net, gasnetc_am_hdr_t *hdr, const void *payload,
                         size_t nbytes, int immediate, void *lc);
 
-/* 1 while an on-demand connection of this rank (either side) is being set
- * up (conn.c); the exit extends its deadlines by that time (core/exit.c). */
-int gasnetc_ibv_conn_in_progress(void);
 /* Starts the setup of every on-demand connection this rank lacks, without
  * waiting (the leader of a non-collective exit must reach every rank). */
 void gasnetc_ibv_conn_start_all(void);
