@@ -27,6 +27,10 @@
  *      through the bootstrap, which kills them; so a non-collective exit
  *      ends within 3/5 of the exit timeout, and the rest of the timeout
  *      is left for flushing and teardown.
+ *   A quarter into step 1, the rank that would lead step 2 starts connecting
+ *   to every rank it has no connection to yet (GASNET_CONNECT_STATIC=0:
+ *   the handshakes overlap the wait), so that step 2's requests need no
+ *   handshake within their 1/5 of the timeout.
  * release: flush stdio, tell gasnetrun_ibv (EXIT) -- or abort the job when
  *   the coordination failed --, drop the PSHM mappings, close the bootstrap.
  *
@@ -207,6 +211,9 @@ static void cancel_alarm(void)
     setitimer(ITIMER_REAL, &it, NULL);
 }
 
+/* The exit's deadline test: 1 while before *end. */
+static int in_time(const double *end) { return now_s() < *end; }
+
 /* ---- client handlers become no-ops during the exit ------------------------------ */
 /* One no-op per category and argument count, so that every call through the
  * dispatcher matches the callee's type. */
@@ -370,11 +377,11 @@ static void ack_reph(gex_Token_t token)
 
 /* A one-argument Short Request that waits (polling) for queue space until
  * deadline.  Returns 0 when sent. */
-static int send_until(gex_Rank_t rank, gex_AM_Index_t hidx, int arg, double deadline)
+static int send_until(gex_Rank_t rank, gex_AM_Index_t hidx, int arg, double *deadline)
 {
     while (gasnetc_AM_RequestShort(&gasneti_the_tm, rank, hidx, 1, GEX_FLAG_IMMEDIATE,
                                    (gex_AM_Arg_t)arg) != 0) {
-        if (now_s() >= deadline) return -1;
+        if (!in_time(deadline)) return -1;
         gasnetc_poll();
     }
     return 0;
@@ -382,7 +389,7 @@ static int send_until(gex_Rank_t rank, gex_AM_Index_t hidx, int arg, double dead
 
 /* Sends hidx(arg) to every other rank, round-robin so that one full queue
  * does not hold up the others, until deadline; mark records who got it. */
-static void send_all(gex_AM_Index_t hidx, int arg, uint8_t mark, double deadline)
+static void send_all(gex_AM_Index_t hidx, int arg, uint8_t mark, double *deadline)
 {
     for (;;) {
         int left = 0;
@@ -394,7 +401,7 @@ static void send_all(gex_AM_Index_t hidx, int arg, uint8_t mark, double deadline
             else
                 left = 1;
         }
-        if (!left || now_s() >= deadline) return;
+        if (!left || !in_time(deadline)) return;
         gasnetc_poll();
     }
 }
@@ -424,19 +431,30 @@ static int exit_reduce(int code, double end)
         arrive_one(code, &role);
         STORE(ex.role, role);
     } else {
-        (void)send_until(0, EXIT_HIDX_ARRIVE, code, end);
+        (void)send_until(0, EXIT_HIDX_ARRIVE, code, &end);
     }
+    /* A quarter into the wait, the rank that would lead a non-collective
+     * exit (the first to arrive) starts connecting to the ranks it has no
+     * connection to yet, so that its requests need no handshake then. */
+    const double t_pre = now_s() + (end - now_s()) / 4;
+    int preconnected = 0;
     for (;;) {
+        if (!preconnected && LOAD(ex.role) == ROLE_LEADER && now_s() >= t_pre) {
+            preconnected = 1;
+            ex.stage = "connecting to the ranks that may have to be asked to exit";
+            gasnetc_ibv_conn_start_all();
+            ex.stage = "waiting for the other ranks to exit too (collective exit)";
+        }
         if (gasneti_mynode == 0 && !done_sent && LOAD(ex.arrived) == n) {
             int c = LOAD(ex.max_code);
             ex.stage = "telling every rank that the exit is collective";
-            send_all(EXIT_HIDX_DONE, c, MARK_DONE_SENT, end);
+            send_all(EXIT_HIDX_DONE, c, MARK_DONE_SENT, &end);
             STORE(ex.done_code, c);
             done_sent = 1;
         }
         int d = LOAD(ex.done_code);
         if (d >= 0) return d;
-        if (LOAD(ex.req_code) >= 0 || LOAD(ex.launcher_code) >= 0 || now_s() >= end) return -1;
+        if (LOAD(ex.req_code) >= 0 || LOAD(ex.launcher_code) >= 0 || !in_time(&end)) return -1;
         gasnetc_poll();
     }
 }
@@ -450,8 +468,8 @@ static int exit_lead(int code, double end)
     ex.stage = "asking the other ranks to exit (non-collective exit)";
     if (!(__atomic_fetch_or(&ex.marks[me], MARK_ACKED, __ATOMIC_ACQ_REL) & MARK_ACKED))
         __atomic_add_fetch(&ex.nacked, 1, __ATOMIC_ACQ_REL);
-    send_all(EXIT_HIDX_REQ, code, MARK_REQ_SENT, end);
-    while (LOAD(ex.nacked) < n && LOAD(ex.launcher_code) < 0 && now_s() < end) gasnetc_poll();
+    send_all(EXIT_HIDX_REQ, code, MARK_REQ_SENT, &end);
+    while (LOAD(ex.nacked) < n && LOAD(ex.launcher_code) < 0 && in_time(&end)) gasnetc_poll();
     if (LOAD(ex.nacked) >= n || LOAD(ex.launcher_code) >= 0) return 0;
     unsigned k = list_silent(who, sizeof(who));
     exit_say("ERROR", "rank%s %s did not answer the exit request within %.2g s (busy outside "
@@ -481,7 +499,7 @@ static int exit_coordinate(int code, int collective_possible, int *abort_job)
         return code;
     }
     ex.stage = "waiting for the exit leader's request";
-    while (LOAD(ex.req_code) < 0 && LOAD(ex.launcher_code) < 0 && now_s() < end) gasnetc_poll();
+    while (LOAD(ex.req_code) < 0 && LOAD(ex.launcher_code) < 0 && in_time(&end)) gasnetc_poll();
     if (LOAD(ex.req_code) < 0 && LOAD(ex.launcher_code) < 0) {
         exit_say("ERROR", "the rank leading this non-collective exit did not ask the others to "
                  "exit within %.2g s; aborting the job with exit code %d (GASNET_EXITTIMEOUT=%g)",

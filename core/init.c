@@ -302,7 +302,9 @@ int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p,
     gasneti_init_done = 1;
     gasnetc_exit_init();
     gasnete_init();
-    gasnetc_ibv_progress_start(); /* GASNET_RCV_THREAD/SND_THREAD: handlers may run now */
+    /* GASNET_RCV_THREAD/SND_THREAD: handlers may run now; with
+     * GEX_FLAG_DEFER_THREADS the client starts them (gex_System_QueryProgressThreads) */
+    gasnetc_ibv_progress_start((flags & GEX_FLAG_DEFER_THREADS) != 0);
     gasneti_boot->barrier();
     *client_p = &gasneti_the_client;
     *ep_p = &gasneti_the_ep;

@@ -3,6 +3,7 @@
  * client-data slots, the system queries and the error-name tables. */
 #include "core/gasnet_core_internal.h"
 #include "core/gasnet_core_private.h"
+#include "core/ibv/ibv.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -109,13 +110,23 @@ uint64_t gex_System_QueryMaxThreads(void)
 #endif
 }
 
+/* The progress threads the client must run itself: those of a client
+ * initialized with GEX_FLAG_DEFER_THREADS (core/ibv/progress.c).  Without
+ * the flag the library started (and owns) its threads, and the client has
+ * none to run: 0 entries. */
 int gex_System_QueryProgressThreads(gex_Client_t client, unsigned int *count_p,
                                     const gex_ProgressThreadInfo_t **info_p, gex_Flags_t flags)
 {
-    (void)client;
     (void)flags;
+    if (!count_p || !info_p) return GASNET_ERR_BAD_ARG;
     *count_p = 0;
     *info_p = NULL;
+    if (!client || client != &gasneti_the_client) return GASNET_ERR_BAD_ARG;
+    if (client->flags & GEX_FLAG_DEFER_THREADS) {
+        const void *v = NULL;
+        gasnetc_ibv_progress_query(count_p, &v);
+        *info_p = v;
+    }
     return GASNET_OK;
 }
 

@@ -305,6 +305,15 @@ int gasnetc_ibv_conn_poll(void)
     return n;
 }
 
+void gasnetc_ibv_conn_start_all(void)
+{
+    if (!cs.on || !cs.dynamic || !cs.cep_of) return;
+    lock();
+    for (uint32_t r = 0; r < gasnetc_ibv.size; r++)
+        if (cs.cep_of[r] && !cs.is_static[r] && cs.peer[r].state == ST_NONE) start(r);
+    unlock();
+}
+
 /* ---- first use ------------------------------------------------------------------------ */
 static void no_conn(uint32_t dest, const char *why)
 {

@@ -160,11 +160,20 @@ int gasnetc_ibv_cseg_long_ok(uint32_t rank, uint64_t raddr, size_t len);
 int gasnetc_ibv_am_send(uint32_t dest, void *net, gasnetc_am_hdr_t *hdr, const void *payload,
                         size_t nbytes, int immediate, void *lc);
 
+/* Starts the setup of every on-demand connection this rank lacks, without
+ * waiting (the leader of a non-collective exit must reach every rank). */
+void gasnetc_ibv_conn_start_all(void);
+
 /* Progress threads (progress.c): starts the receive and send threads that
  * GASNET_RCV_THREAD / GASNET_SND_THREAD ask for (PAR builds; one of each
  * per HCA).  Call once at the end of gex_Client_Init, when handlers may
- * run.  No-op without a verbs transport. */
-void gasnetc_ibv_progress_start(void);
+ * run; with defer (GEX_FLAG_DEFER_THREADS) only prepare them for the
+ * client.  No-op without a verbs transport. */
+void gasnetc_ibv_progress_start(int defer);
+/* GEX_FLAG_DEFER_THREADS (defer != 0 above): the threads the client must
+ * run, for gex_System_QueryProgressThreads: *info_p is an array of
+ * gex_ProgressThreadInfo_t (this header does not see gasnetex.h). */
+void gasnetc_ibv_progress_query(unsigned *count_p, const void **info_p);
 /* Stops and joins them (at exit; any thread, also one of them: that one is
  * left alone).  Waits at most timeout_s for a thread busy in a handler.
  * Idempotent. */

@@ -27,6 +27,13 @@
  * without it (as GASNet does for a build configured without the thread).
  * PSHM queues are not polled by the receive thread: see core/ibv/README
  * "Progress threads".
+ *
+ * GEX_FLAG_DEFER_THREADS (gex_Client_Init): the threads are not started;
+ * gex_System_QueryProgressThreads hands the client one entry per thread
+ * (function, argument, role, HCA name), and the client runs each function
+ * on a thread of its own.  The function returns once the exit stops the
+ * threads (the client may then join its thread); starting an entry twice
+ * is a fatal error; entries never started are allowed (seed README).
  */
 #include "core/ibv/ibv_internal.h"
 
@@ -59,7 +66,8 @@ typedef struct {
     struct ibv_comp_channel *ch;
     pthread_t tid;
     int started;
-    int finished; /* atomic: the thread function returned */
+    int finished;   /* atomic: the thread function returned */
+    int client_run; /* atomic: deferred, and running on a client's thread */
 } pthr_t;
 
 static struct {
@@ -69,6 +77,9 @@ static struct {
     int stop;    /* atomic */
     int stop_fd; /* eventfd written at stop */
     size_t stack;
+    /* GEX_FLAG_DEFER_THREADS: the entries for gex_System_QueryProgressThreads */
+    gex_ProgressThreadInfo_t info[2 * GASNETC_IBV_MAX_HCAS];
+    unsigned ninfo;
 } P = {.stop_fd = -1};
 
 static const char *const kind_name[2] = {"GASNET_RCV_THREAD", "GASNET_SND_THREAD"};
@@ -241,12 +252,53 @@ out:
     return NULL;
 }
 
-void gasnetc_ibv_progress_start(void)
+/* The function of a deferred thread, run by the client on its own thread. */
+static void *client_thread_main(void *arg)
+{
+    pthr_t *t = arg;
+    if (__atomic_exchange_n(&t->client_run, 1, __ATOMIC_ACQ_REL))
+        gasneti_fatalerror("gex_System_QueryProgressThreads: the %s progress thread of %s was "
+                           "started twice (run each entry's gex_progress_fn on one thread only)",
+                           t->kind == RCV ? "receive" : "send", t->r->hca->name);
+    t->tid = pthread_self();
+#if defined(__GLIBC__)
+    char name[16];
+    snprintf(name, sizeof(name), "gasnet-%s%u", t->kind == RCV ? "rcv" : "snd",
+             (unsigned)t->r->index % 100u);
+    pthread_setname_np(t->tid, name);
+#endif
+    return thread_main(t);
+}
+
+void gasnetc_ibv_progress_query(unsigned *count_p, const void **info_p)
+{
+    *count_p = P.ninfo;
+    *info_p = P.ninfo ? (const void *)P.info : NULL;
+}
+
+void gasnetc_ibv_progress_start(int defer)
 {
     cfg_read();
     if (!gasnetc_ibv.active || (!P.cfg[RCV].on && !P.cfg[SND].on)) return;
     P.stop_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     if (P.stop_fd < 0) gasneti_fatalerror("eventfd for the progress threads failed: %s", strerror(errno));
+    if (defer) {
+        for (int k = 0; k < 2; k++)
+            for (int h = 0; h < gasnetc_ibv.nres; h++) {
+                pthr_t *t = &P.thr[k][h];
+                if (!t->ch) continue;
+                gex_ProgressThreadInfo_t *e = &P.info[P.ninfo++];
+                memset(e, 0, sizeof(*e));
+                e->gex_progress_fn = client_thread_main;
+                e->gex_progress_arg = t;
+                e->gex_thread_roles = k == RCV ? GEX_THREAD_ROLE_RCV : GEX_THREAD_ROLE_SND;
+                e->gex_device_list = t->r->hca->name;
+            }
+        if (gasnetc_ibv.rank == 0 && GASNETI_PARAM_BOOL(GASNET_VERBOSEENV))
+            gasneti_info("verbs: %u progress thread(s) deferred (GEX_FLAG_DEFER_THREADS): the "
+                         "client starts them", P.ninfo);
+        return;
+    }
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, &old); /* signals stay with the client's threads */
@@ -299,13 +351,15 @@ void gasnetc_ibv_progress_stop(double timeout_s)
     for (int k = 0; k < 2; k++) {
         for (int h = 0; h < gasnetc_ibv.nres; h++) {
             pthr_t *t = &P.thr[k][h];
-            if (!t->started || pthread_equal(t->tid, pthread_self())) continue;
+            int client = __atomic_load_n(&t->client_run, __ATOMIC_ACQUIRE);
+            if (!t->started && !client) continue; /* never started (deferred) */
+            if (pthread_equal(t->tid, pthread_self())) continue;
             /* A thread busy in a client handler may not return: wait a
              * bounded time, then leave it to the process's end. */
             while (!__atomic_load_n(&t->finished, __ATOMIC_ACQUIRE) && now_ns() < end)
                 usleep(1000);
-            if (__atomic_load_n(&t->finished, __ATOMIC_ACQUIRE)) {
-                pthread_join(t->tid, NULL);
+            if (__atomic_load_n(&t->finished, __ATOMIC_ACQUIRE) && !client) {
+                pthread_join(t->tid, NULL); /* a client's thread is the client's to join */
                 t->started = 0;
             }
         }

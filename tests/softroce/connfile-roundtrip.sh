@@ -13,18 +13,23 @@
 #    which in 4 ranks reach every pair) with on-demand connections only
 #    and GASNET_CONNECTFILE_BASE=10 writes DIR/flood.%: rank 0's file must
 #    name its partner 2 (ranges expanded).
-# 3. The AM, flood, exit and race tests run with GASNET_CONNECTFILE_IN=
-#    DIR/flood.% (the files of step 2), a hand-written partial file
-#    (rank 0 must connect 1 peer at start-up, the rest on demand) and the
-#    concatenated file of step 1 (all 3 static); rank 0's GASNET_VERBOSEENV
-#    line shows how many peers were connected at start-up.
+#    2b. the same with 2 ranks writes DIR/pair.% (for the 2-rank tests).
+# 3. The AM, RMA, flood, exit and race tests run with GASNET_CONNECTFILE_IN=
+#    DIR/flood.% or DIR/pair.% (the files of step 2), a hand-written
+#    partial file (rank 0 must connect 1 peer at start-up, the rest on
+#    demand) and the concatenated file of step 1 (all 3 static); rank 0's
+#    GASNET_VERBOSEENV line shows how many peers were connected at
+#    start-up.  The 2-rank ones: the 100,000-AM flood and rmav-sizes (up
+#    to 16 MiB) of verbs.manifest; exit cases go through
+#    tests/exit/run-case.sh (expected code, exit within the timeout).
 # 4. A malformed file stops the job with one line naming the file and line.
 # Prints PASS/FAIL per step; exit 0 only if all passed.  Uses TEST_BUILDDIR
 # and TEST_LAUNCHER (the harness sets them), else the current directory.
 set -u
 B=${TEST_BUILDDIR:-.}
 L=${TEST_LAUNCHER:-$B/gasnetrun_ibv}
-T=${CONNFILE_TEST_TIMEOUT:-300}
+T=${CONNFILE_TEST_TIMEOUT:-600}
+HERE=$(cd "$(dirname "$0")" && pwd)
 D=$(mktemp -d "${TMPDIR:-/tmp}/connfile-test.XXXXXX")
 trap 'rm -rf "$D"' EXIT
 export GASNET_SUPERNODE_MAXSIZE=1
@@ -66,26 +71,45 @@ if run write-flood GASNET_CONNECT_STATIC=0 GASNET_CONNECTFILE_OUT="$D/flood.%" G
     fi
 fi
 
+# 2b.
+if run write-pair GASNET_CONNECT_STATIC=0 GASNET_CONNECTFILE_OUT="$D/pair.%" \
+       timeout $T "$L" -n 2 "$B/tests/integration/verbs/am-flood" 2000; then
+    if grep -q '^0: *1$' "$D/pair.0" && grep -q '^1: *0$' "$D/pair.1"; then
+        ok "write-pair: ranks 0 and 1 list each other"
+    else
+        bad "write-pair: files"; cat "$D"/pair.[01]
+    fi
+fi
+
 # 3.
+# prog_of SUITE: the command (launcher and program, or run-case.sh) to run.
+EXITX='did.not.answer|ended.the.job|did.not.finish|FATAL'
+RC="$HERE/../exit/run-case.sh"
 prog_of() {
     case $1 in
-    am-args) echo "tests/integration/am-args" ;;
-    am-payload) echo "tests/integration/am-payload" ;;
-    flood) echo "tests/integration/verbs/am-flood 20000" ;;
-    rma) echo "tests/integration/rmav/rmav-sizes --max 256K --big 0" ;;
-    hello) echo "tests/integration/exitcode hello" ;;
-    race) echo "tests/integration/verbs/conn-race put 50" ;;
+    am-args) echo "$L -n 4 $B/tests/integration/am-args" ;;
+    am-payload) echo "$L -n 4 $B/tests/integration/am-payload" ;;
+    flood) echo "$L -n 4 $B/tests/integration/verbs/am-flood 20000" ;;
+    flood100k) echo "$L -n 2 $B/tests/integration/verbs/am-flood 100000" ;;
+    rma) echo "$L -n 2 $B/tests/integration/rma" ;;
+    rmav-sizes) echo "$L -n 2 $B/tests/integration/rmav/rmav-sizes" ;;
+    hello) echo "$L -n 4 $B/tests/integration/exitcode hello" ;;
+    race) echo "$L -n 4 $B/tests/integration/verbs/conn-race put 50" ;;
+    exit-collective) echo "$RC -e 0 -o goodbye-from-rank-3 -x $EXITX 4 tests/exit/exit-cases collective" ;;
+    exit-return) echo "$RC -e 0 -o return-from-rank-3 -x $EXITX 4 tests/exit/exit-cases return" ;;
+    exit-barrier) echo "$RC -e 7 -o sigquit-on-rank-1 -x $EXITX 4 tests/exit/exit-cases barrier" ;;
+    exit-blockuntil) echo "$RC -e 7 -x SIGQUIT|$EXITX 4 tests/exit/exit-cases blockuntil" ;;
+    exit-sigkill) echo "$RC -e 137 -o rank.3.\(pid.[0-9]+\).was.killed.by.signal.SIGKILL 4 tests/exit/exit-cases sigkill" ;;
     esac
 }
 printf 'size: 4\n0: 1\n2: 3\n' > "$D/partial" # rank 0: 1 peer static, 2 on demand
 # suite:file:static peers expected on rank 0 ("" = any)
-cases=${*:-am-args:flood.%: am-payload:flood.%: flood:flood.%: hello:flood.%: race:partial:1 flood:partial:1 am-args:all-in-one:3}
+cases=${*:-am-args:flood.%: am-payload:flood.%: flood:flood.%: hello:flood.%: race:partial:1 flood:partial:1 am-args:all-in-one:3 flood100k:pair.%:1 rma:pair.%:1 rmav-sizes:pair.%:1 exit-collective:flood.%: exit-return:flood.%: exit-barrier:flood.%: exit-blockuntil:flood.%: exit-sigkill:flood.%: exit-blockuntil:partial:1}
 for c in $cases; do
     s=${c%%:*} rest=${c#*:}; f=${rest%%:*} want=${rest#*:}
     set -- $(prog_of $s)
-    prog=$1; shift
     name="read-$s-${f%.%}"
-    if run "$name" GASNET_CONNECTFILE_IN="$D/$f" GASNET_VERBOSEENV=1 timeout $T "$L" -n 4 "$B/$prog" "$@"; then
+    if run "$name" GASNET_CONNECTFILE_IN="$D/$f" GASNET_VERBOSEENV=1 timeout $T "$@"; then
         line=$(grep -o "[0-9]* network peer(s), [0-9]* connected at start-up" "$D/$name.log" | head -1)
         nstatic=${line#*, }; nstatic=${nstatic%% *}
         if [ -z "$line" ]; then bad "$name: no start-up line"

@@ -10,6 +10,12 @@ tests_integration_progress_rcv_spin_CPPFLAGS = $(IT_PAR_CPPFLAGS)
 tests_integration_progress_rcv_spin_CFLAGS = $(IT_CFLAGS) -pthread
 tests_integration_progress_rcv_spin_LDADD = $(TEST_PAR_LIBS)
 
+INTEGRATION_TESTS += tests/integration/progress/defer-threads
+tests_integration_progress_defer_threads_SOURCES = tests/integration/progress/defer-threads.c
+tests_integration_progress_defer_threads_CPPFLAGS = $(IT_PAR_CPPFLAGS)
+tests_integration_progress_defer_threads_CFLAGS = $(IT_CFLAGS) -pthread
+tests_integration_progress_defer_threads_LDADD = $(TEST_PAR_LIBS)
+
 INTEGRATION_TESTS += tests/integration/progress/am-lc
 tests_integration_progress_am_lc_SOURCES = tests/integration/progress/am-lc.c
 tests_integration_progress_am_lc_CPPFLAGS = $(IT_PAR_CPPFLAGS)
@@ -30,4 +36,5 @@ tests_integration_progress_am_args_par_CFLAGS = $(IT_CFLAGS) -pthread
 tests_integration_progress_am_args_par_LDADD = $(TEST_PAR_LIBS)
 
 EXTRA_DIST += tests/integration/manifest.d/progress.manifest \
-	tests/softroce/verbs.d/threads.manifest
+	tests/softroce/verbs.d/threads.manifest \
+	tests/softroce/verbs.d/defer.manifest

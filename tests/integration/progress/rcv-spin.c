@@ -17,6 +17,11 @@
  *       at most 10 x the reference's.  MIN_MS > 0 instead requires a
  *       median round trip of at least MIN_MS (GASNET_RCV_THREAD_RATE check:
  *       each thread wakes at most RATE times per second).
+ *   rcv-spin strict [N]  as "on", but the 10 ms bound is checked whatever
+ *       the reference says: for a quiet machine (the acceptance run).
+ *   Both "on" and "strict" end with one line per checking rank:
+ *       "rcv-spin: rank R: RESULT ...: spinning median/p90/max against the
+ *       10 ms limit; polling reference median/p90/max (same run)".
  *   rcv-spin off  the control: without the thread, a spinning rank sees
  *       nothing for 300 ms (the handler needs a poll), then polls.
  *   rcv-spin any [N]  as "on", without the 10 ms check (other thread
@@ -89,14 +94,18 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+static double last_max; /* max of the last report() (ms) */
+
 /* Prints the distribution of v[0..n) (ms) on this rank; returns the p90. */
 static double report(const char *what, double *v, unsigned n, double *p50)
 {
+    last_max = 0;
     qsort(v, n, sizeof(double), cmp_double);
     unsigned over = 0;
     for (unsigned i = 0; i < n; i++) over += v[i] >= 10.0;
     unsigned i90 = (n * 9) / 10 < n ? (n * 9) / 10 : n - 1;
     *p50 = v[n / 2];
+    last_max = v[n - 1];
     printf("rcv-spin: rank %u: %s over %u messages: min %.3f ms, median %.3f ms, p90 %.3f ms, "
            "max %.3f ms; %u at or above 10 ms\n", (unsigned)test_rank, what, n, v[0], v[n / 2],
            v[i90], v[n - 1], over);
@@ -110,7 +119,7 @@ static double last_rtt50; /* rank 0: median round trip of the last exchange (ms)
  * polling.  Prints this rank's one-way times (one_clock) and, on rank 0,
  * the round trips.  Returns the p90 of what this rank checks (one-way, or
  * round trip on rank 0 without one clock) and its median in *p50. */
-static double exchange(unsigned n, int poll, int one_clock, double *p50)
+static double exchange(unsigned n, int poll, int one_clock, double *p50, double *max)
 {
     double *oneway = calloc(n, sizeof(double)), *rtt = calloc(n, sizeof(double));
     CHECK(oneway != NULL && rtt != NULL);
@@ -137,6 +146,7 @@ static double exchange(unsigned n, int poll, int one_clock, double *p50)
     if (one_clock) {
         snprintf(what, sizeof(what), "%s, one-way (sent -> handler's store seen)", how);
         p90 = report(what, oneway, n, p50);
+        *max = last_max;
     }
     if (test_rank == 0) {
         snprintf(what, sizeof(what), "%s, round trip", how);
@@ -145,6 +155,7 @@ static double exchange(unsigned n, int poll, int one_clock, double *p50)
         if (!one_clock) {
             p90 = r90;
             *p50 = r50;
+            *max = last_max;
         }
     }
     if (!one_clock && test_rank != 0) *p50 = 0;
@@ -161,6 +172,9 @@ int main(int argc, char **argv)
     CHECK_OK(gex_EP_RegisterHandlers(test_ep, htable, NHANDLERS));
     const char *mode = argc > 1 ? argv[1] : "on";
     int off = !strcmp(mode, "off"), poll = !strcmp(mode, "poll"), any = !strcmp(mode, "any");
+    int strict = !strcmp(mode, "strict");
+    CHECK_MSG(off || poll || any || strict || !strcmp(mode, "on"),
+              "rcv-spin: unknown mode '%s' (use on, strict, any, poll or off)", mode);
     unsigned n = argc > 2 ? (unsigned)atoi(argv[2]) : 200;
     double min_ms = argc > 3 ? atof(argv[3]) : 0;
     if (n < 1) n = 1;
@@ -202,18 +216,26 @@ int main(int argc, char **argv)
         test_pass();
     }
 
-    double ref50 = 0, ref90 = 0, p50, p90;
+    double ref50 = 0, ref90 = 0, refmax = 0, p50 = 0, p90, pmax = 0;
     if (!poll && !any && min_ms <= 0) { /* same-run reference first: both ranks poll */
         unsigned nref = n / 2 ? n / 2 : 1;
-        ref90 = exchange(nref, 1, one_clock, &ref50);
+        ref90 = exchange(nref, 1, one_clock, &ref50, &refmax);
         for (unsigned i = 0; i <= nref + 1; i++) sent_ns[i] = 0;
         __atomic_store_n(&ping_seen, 0, __ATOMIC_RELEASE);
         __atomic_store_n(&pong_seen, 0, __ATOMIC_RELEASE);
         test_barrier();
     }
-    p90 = exchange(n, poll, one_clock, &p50);
+    p90 = exchange(n, poll, one_clock, &p50, &pmax);
     if (!poll && !any && min_ms <= 0 && (one_clock || test_rank == 0)) {
-        if (ref90 < 5.0) {
+        const char *kind = one_clock ? "one-way" : "round-trip";
+        const char *verdict = p90 < 10.0 ? "WITHIN" : ref90 < 5.0 || strict ? "OVER" : "UNRESOLVED";
+        printf("rcv-spin: rank %u: %s the 10 ms limit (p90): spinning on memory, %s: median "
+               "%.3f ms, p90 %.3f ms, max %.3f ms; polling reference (same run): median %.3f ms, "
+               "p90 %.3f ms, max %.3f ms%s\n", (unsigned)test_rank, verdict, kind, p50, p90,
+               pmax, ref50, ref90, refmax,
+               !strcmp(verdict, "UNRESOLVED") ? " (reference p90 >= 5 ms: machine too loaded)" : "");
+        fflush(stdout);
+        if (ref90 < 5.0 || strict) {
             CHECK_MSG(p90 < 10.0, "90th percentile %s time %.3f ms is not below 10 ms (same-run "
                       "polling reference: %.3f ms)", one_clock ? "one-way" : "round-trip", p90,
                       ref90);
