@@ -18,6 +18,7 @@ libgasnet_sources += \
 	core/ibv/cseg.c \
 	core/ibv/send.c \
 	core/ibv/recv.c \
+	core/ibv/rndv.c \
 	core/ibv/srq.c \
 	core/ibv/srq_plan.c \
 	core/ibv/cq.c \
