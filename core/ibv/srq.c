@@ -275,12 +275,13 @@ void gasnetc_ibv_srq_report(void)
     size_t stage_size;
     gasnetc_ibv_rndv_counts(&staged, &stage_size, &landing);
     if (t->rbuf_size < GASNETC_IBV_BUFSZ)
-        gasneti_info("verbs receive buffers: %zu B (GASNET_RBUF_SIZE); larger Mediums by "
+        gasneti_info("verbs receive buffers: GASNET_RBUF_SIZE=%zu; larger Mediums by "
                      "rendezvous READ: %d landing buffer(s) of %zu B (at most %lld), %d staging "
                      "buffer(s) of %zu B", t->rbuf_size, landing, (size_t)GASNETC_IBV_BUFSZ,
                      (long long)GASNETI_PARAM_INT(GASNET_RBUF_LARGE_COUNT), staged, stage_size);
     else
-        gasneti_info("verbs receive buffers: %zu B (full size, GASNET_RBUF_SIZE)", t->rbuf_size);
+        gasneti_info("verbs receive buffers: GASNET_RBUF_SIZE=%zu (full size, no rendezvous)",
+                     t->rbuf_size);
     long pin, lck;
     vm_pinned(&pin, &lck);
     size_t rb = (size_t)t->rbuf_pool.count * t->rbuf_pool.data_size,
