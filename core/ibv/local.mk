@@ -90,6 +90,9 @@ EXTRA_DIST += \
 	tests/softroce/rail-traffic.sh \
 	tests/softroce/rnr-zero.sh \
 	tests/softroce/srq-mem-model.sh \
+	tests/softroce/rbuf-mem-model.sh \
+	tests/softroce/rbuf-bench.sh \
+	tests/softroce/verbs.d/rbuf.manifest \
 	tests/softroce/verbs.d/srq.manifest \
 	tests/softroce/connfile-roundtrip.sh \
 	tests/softroce/verbs.d/ondemand.manifest
