@@ -57,7 +57,8 @@ static void rbuf_size_decide(const gasnetc_srq_in_t *in)
                                                          : 0] += (int)t->size - 1;
         job_srq = gasnetc_srq_plan(&all, &p, why, sizeof(why)) == 0 && p.use;
     }
-    t->rbuf_size = gasnetc_rbuf_size_plan(set, set ? GASNETI_PARAM_INT(GASNET_RBUF_SIZE) : 0,
+    uint64_t v = set ? GASNETI_PARAM_SIZE(GASNET_RBUF_SIZE) : 0;
+    t->rbuf_size = gasnetc_rbuf_size_plan(set, v > (1u << 30) ? (int64_t)1 << 30 : (int64_t)v,
                                           job_srq, GASNETC_IBV_BUFSZ);
     size_t room = t->rbuf_size - GASNETC_IBV_HDR_ROOM(GASNETC_AM_HDR_MAX);
     if (t->packed_long_limit > room) t->packed_long_limit = room; /* packed Longs fit a buffer */
