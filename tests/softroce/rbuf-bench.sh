@@ -10,8 +10,8 @@ for round in ${RBUF_BENCH_ROUNDS:-1 2 3}; do
     for size in 0 4K; do
         echo "=== round $round GASNET_RBUF_SIZE=$size"
         env GASNET_SUPERNODE_MAXSIZE=1 GASNET_RBUF_SIZE=$size timeout 300 \
-            ./gasnetrun_ibv -n 2 tests/perf/perf-am --sizes 2K,4K,64000 --tests am_medium_rtt 2>&1 |
-            grep -E "medium|rtt|FAIL|ERROR"
+            ./gasnetrun_ibv -n 2 tests/perf/perf-am --sizes 2K,4K,64000 --tests am_medium_rtt --iters 200 --reps 5 2>&1 |
+            grep -E "medium|rtt|FAIL|ERROR|usage"
         echo "=== exit ${PIPESTATUS[0]}"
     done
 done
