@@ -30,7 +30,8 @@ size_t gasnetc_am_hdr_pack(const gasnetc_am_hdr_t *hdr, void *buf)
 {
     unsigned char *p = buf;
     if (!hdr_valid(hdr->category, hdr->nargs)) return 0;
-    p[0] = (unsigned char)(hdr->category | (hdr->is_req ? 4 : 0));
+    if (hdr->rndv && hdr->category != GASNETC_AM_MEDIUM) return 0;
+    p[0] = (unsigned char)(hdr->category | (hdr->is_req ? 4 : 0) | (hdr->rndv ? 8 : 0));
     p[1] = hdr->handler;
     p[2] = hdr->nargs;
     p[3] = hdr->credits;
@@ -50,14 +51,16 @@ size_t gasnetc_am_hdr_pack(const gasnetc_am_hdr_t *hdr, void *buf)
 size_t gasnetc_am_hdr_unpack(const void *buf, size_t len, gasnetc_am_hdr_t *hdr)
 {
     const unsigned char *p = buf;
-    if (len < 16 || (p[0] & ~7u) != 0) return 0;
+    if (len < 16 || (p[0] & ~15u) != 0) return 0;
     unsigned category = p[0] & 3u, nargs = p[2];
     if (!hdr_valid(category, nargs)) return 0;
+    if ((p[0] & 8u) && category != GASNETC_AM_MEDIUM) return 0;
     size_t need = 16 + (category == GASNETC_AM_LONG ? 8 : 0) + 4 * (size_t)nargs;
     if (len < need) return 0;
     memset(hdr, 0, sizeof(*hdr));
     hdr->category = (uint8_t)category;
     hdr->is_req = (p[0] & 4u) != 0;
+    hdr->rndv = (p[0] & 8u) != 0;
     hdr->handler = p[1];
     hdr->nargs = (uint8_t)nargs;
     hdr->credits = p[3];
@@ -72,4 +75,21 @@ size_t gasnetc_am_hdr_unpack(const void *buf, size_t len, gasnetc_am_hdr_t *hdr)
     }
     for (unsigned i = 0; i < nargs; i++, p += 4) hdr->args[i] = (int32_t)get32(p);
     return need;
+}
+
+void gasnetc_am_rndv_pack(const gasnetc_am_rndv_t *r, void *buf)
+{
+    unsigned char *p = buf;
+    put32(p, (uint32_t)r->addr);
+    put32(p + 4, (uint32_t)(r->addr >> 32));
+    put32(p + 8, r->rkey);
+    put32(p + 12, 0);
+}
+
+int gasnetc_am_rndv_unpack(const void *buf, gasnetc_am_rndv_t *r)
+{
+    const unsigned char *p = buf;
+    r->addr = (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
+    r->rkey = get32(p + 8);
+    return get32(p + 12) == 0;
 }

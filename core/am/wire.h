@@ -4,7 +4,10 @@
  * The wire form is compact: a 16-byte fixed part, then dest_addr for Longs,
  * then only the nargs 32-bit arguments used.  Both PSHM and verbs carry it.
  *
- *   byte 0     category (2 bits) | is_req (bit 2)
+ *   byte 0     category (2 bits) | is_req (bit 2) | rendezvous (bit 3, Medium
+ *              only: the message body is a gasnetc_am_rndv_t descriptor of
+ *              GASNETC_AM_RNDV_DESC bytes instead of the payload; verbs,
+ *              core/ibv/README "Small receive buffers")
  *   byte 1     handler index
  *   byte 2     nargs (0..16)
  *   byte 3     credits returned to the receiver (verbs flow control)
@@ -36,11 +39,24 @@ typedef struct {
     uint8_t nargs;
     uint8_t credits;
     uint8_t dst_ep, src_ep; /* endpoint indices (0: primordial) */
+    uint8_t rndv;           /* Medium: body is a rendezvous descriptor */
     uint32_t src_rank;
     uint32_t nbytes;    /* payload length */
     uint64_t dest_addr; /* Long: payload address at the receiver */
     int32_t args[GASNETC_AM_MAX_ARGS];
 } gasnetc_am_hdr_t;
+
+/* A rendezvous Medium's body: where the sender staged the payload (nbytes
+ * of the header) for the receiver's RDMA READ.  Wire: addr (8 bytes LE),
+ * rkey (4), 4 reserved (0). */
+#define GASNETC_AM_RNDV_DESC 16
+typedef struct {
+    uint64_t addr;
+    uint32_t rkey;
+} gasnetc_am_rndv_t;
+void gasnetc_am_rndv_pack(const gasnetc_am_rndv_t *r, void *buf);
+/* Returns 0 when the reserved bytes are not 0. */
+int gasnetc_am_rndv_unpack(const void *buf, gasnetc_am_rndv_t *r);
 
 /* Bytes the wire form of hdr occupies. */
 size_t gasnetc_am_hdr_wire_size(const gasnetc_am_hdr_t *hdr);

@@ -243,8 +243,9 @@ static void pools_init(int scq_total, int nopen)
     if (gasnetc_ibv.srq_on) gasnetc_ibv_srq_pool_init(); /* srq16: bounded by GASNET_RBUF_COUNT */
     else
         gasnetc_ibv_pool_init(&gasnetc_ibv.rbuf_pool, "AM receive buffers (GASNET_AM_CREDITS_PP)",
-                              GASNETC_IBV_BUFSZ, sizeof(gasnetc_rbuf_t), 16, 0,
+                              gasnetc_ibv.rbuf_size, sizeof(gasnetc_rbuf_t), 16, 0,
                               nopen * pp + reply_room + spares);
+    gasnetc_ibv_rndv_init(); /* rbuf16: small receive buffers */
 }
 
 uint32_t gasnetc_ibv_new_psn(void)

@@ -189,6 +189,8 @@ typedef struct {
     int srq_low_any;             /* atomic: some res->srq_low is set */
     gasnetc_srq_plan_t srq_plan; /* buffers and credits of the SRQ mode */
     gasnetc_ibv_deliver_fn deliver;
+    size_t rbuf_size;            /* receive buffer bytes (GASNET_RBUF_SIZE, srq.c); < GASNETC_IBV_BUFSZ:
+                                  * larger Mediums by rendezvous (rndv.c) */
     /* parameters */
     size_t packed_long_limit;    /* GASNET_PACKEDLONG_LIMIT, capped to the buffer */
     int64_t gather_min;          /* GASNET_AM_GATHER_MIN; < 0 = never gather */
@@ -280,6 +282,32 @@ int gasnetc_ibv_srq_retire(gasnetc_ibv_res_t *r);
 /* GASNET_VERBOSEENV, rank 0: the SRQ decision and the registered bytes of
  * the AM pools (plus VmPin/VmLck).  Init, after the pools exist. */
 void gasnetc_ibv_srq_report(void);
+
+/* ---- rndv.c (rendezvous Mediums with small receive buffers; core/ibv/README) ---------- */
+/* 1 when a Medium with this header and payload does not fit a receive
+ * buffer and must travel by rendezvous. */
+static inline int gasnetc_ibv_rndv_needed(const gasnetc_am_hdr_t *h, size_t nbytes)
+{
+    return h->category == GASNETC_AM_MEDIUM &&
+           GASNETC_IBV_HDR_ROOM(gasnetc_am_hdr_wire_size(h)) + nbytes > gasnetc_ibv.rbuf_size;
+}
+/* Creates the staging and landing pools when rbuf_size < GASNETC_IBV_BUFSZ.
+ * Init, after the PDs. */
+void gasnetc_ibv_rndv_init(void);
+/* Sender: copies the payload into a staging buffer readable by c's peer
+ * and writes the descriptor (GASNETC_AM_RNDV_DESC bytes) into desc.  Waits
+ * for a free staging buffer (Requests poll; Replies grow the pool). */
+void gasnetc_ibv_rndv_stage(gasnetc_cep_t *c, const void *payload, size_t n, int is_req,
+                            uint8_t *desc);
+/* Receiver: RDMA-READs the payload the descriptor body names into a
+ * landing buffer (*land), waits for it, releases the sender's staging
+ * buffer; returns the payload.  Receive path, not in handlers. */
+uint8_t *gasnetc_ibv_rndv_fetch(gasnetc_cep_t *c, const gasnetc_am_hdr_t *h, const uint8_t *body,
+                                gasnetc_ibv_slot_t **land);
+/* Gives a landing buffer back (after the handler ran). */
+void gasnetc_ibv_rndv_landed(gasnetc_ibv_slot_t *land);
+/* Registered bytes of the staging and landing pools (GASNET_VERBOSEENV). */
+void gasnetc_ibv_rndv_counts(int *staged, size_t *stage_size, int *landing);
 
 /* ---- rma.c ----------------------------------------------------------------------------- */
 /* Installs the verbs RMA transport in the extended layer.  Init path. */

@@ -18,6 +18,7 @@ libgasnet_sources += \
 	core/ibv/cseg.c \
 	core/ibv/send.c \
 	core/ibv/recv.c \
+	core/ibv/rndv.c \
 	core/ibv/srq.c \
 	core/ibv/srq_plan.c \
 	core/ibv/cq.c \
@@ -89,6 +90,9 @@ EXTRA_DIST += \
 	tests/softroce/rail-traffic.sh \
 	tests/softroce/rnr-zero.sh \
 	tests/softroce/srq-mem-model.sh \
+	tests/softroce/rbuf-mem-model.sh \
+	tests/softroce/rbuf-bench.sh \
+	tests/softroce/verbs.d/rbuf.manifest \
 	tests/softroce/verbs.d/srq.manifest \
 	tests/softroce/connfile-roundtrip.sh \
 	tests/softroce/verbs.d/ondemand.manifest

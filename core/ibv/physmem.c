@@ -42,7 +42,8 @@ uint64_t gasnetc_ibv_pinnable_bytes(void) { return pinnable; }
 uint64_t gasnetc_ibv_buffers_bytes(void)
 {
     const gasnetc_ibv_state_t *t = &gasnetc_ibv;
-    return ((uint64_t)t->rbuf_pool.count + (uint64_t)t->bbuf_pool.count) * GASNETC_IBV_BUFSZ +
+    return (uint64_t)t->rbuf_pool.count * t->rbuf_pool.data_size + /* GASNET_RBUF_SIZE */
+           (uint64_t)t->bbuf_pool.count * GASNETC_IBV_BUFSZ +
            (uint64_t)t->desc_pool.count * GASNETC_IBV_HBUF;
 }
 

@@ -16,6 +16,10 @@
  * was sent, so it is simply returned to the pool.  With a shared receive
  * queue (srq.c) no buffer is posted per Request: a Reply's buffer is
  * replaced like a Request's, before its credits are counted.
+ * A rendezvous Medium (small receive buffers, rndv.c) carries a descriptor
+ * instead of its payload: the payload is fetched by RDMA READ into a
+ * landing buffer just before the handler runs, and the landing buffer goes
+ * back once it returns.
  */
 #include "core/ibv/ibv_internal.h"
 
@@ -63,6 +67,19 @@ static uint8_t *replace(gasnetc_cep_t *c, gasnetc_rbuf_t **rbp, uint32_t len)
     return copy;
 }
 
+/* Runs the handler: a Medium's payload in place, or fetched first when it
+ * came by rendezvous.  Returns what deliver returns (replied). */
+static int deliver(gasnetc_cep_t *c, const gasnetc_am_hdr_t *h, uint8_t *payload)
+{
+    if (h->category != GASNETC_AM_MEDIUM) return gasnetc_ibv.deliver(h, NULL, c);
+    if (!h->rndv) return gasnetc_ibv.deliver(h, payload, c);
+    gasnetc_ibv_slot_t *land = NULL;
+    uint8_t *p = gasnetc_ibv_rndv_fetch(c, h, payload, &land);
+    int replied = gasnetc_ibv.deliver(h, p, c);
+    gasnetc_ibv_rndv_landed(land);
+    return replied;
+}
+
 void gasnetc_ibv_recv_one(gasnetc_rbuf_t *rb, uint32_t len)
 {
     gasnetc_cep_t *c = rb->cep;
@@ -77,7 +94,8 @@ void gasnetc_ibv_recv_one(gasnetc_rbuf_t *rb, uint32_t len)
         if (len > off) corrupt(c, len, "Short with payload bytes");
         break;
     case GASNETC_AM_MEDIUM:
-        if (len != off + h.nbytes) corrupt(c, len, "Medium length mismatch");
+        if (len != off + (h.rndv ? GASNETC_AM_RNDV_DESC : h.nbytes))
+            corrupt(c, len, "Medium length mismatch");
         break;
     default: /* Long: payload packed in the message, or already written by RDMA */
         if (h.nbytes && len == off + h.nbytes) packed = 1;
@@ -92,7 +110,7 @@ void gasnetc_ibv_recv_one(gasnetc_rbuf_t *rb, uint32_t len)
         gasnetc_credit_node_t *chain = gasnetc_credit_receive(&c->credit, 1, h.credits);
         if (h.handler != GASNETC_HANDLER_CREDIT_ONLY) {
             if (packed) long_in_place(c, &h, payload, len);
-            gasnetc_ibv.deliver(&h, h.category == GASNETC_AM_MEDIUM ? payload : NULL, c);
+            deliver(c, &h, payload);
         }
         gasnetc_ibv_pool_put(&gasnetc_ibv.rbuf_pool, &rb->slot);
         gasnetc_ibv_send_chain(chain);
@@ -107,7 +125,7 @@ void gasnetc_ibv_recv_one(gasnetc_rbuf_t *rb, uint32_t len)
         gasnetc_credit_node_t *chain = gasnetc_credit_receive(&c->credit, 1, h.credits);
         if (h.handler != GASNETC_HANDLER_CREDIT_ONLY) {
             if (packed) long_in_place(c, &h, payload, len);
-            gasnetc_ibv.deliver(&h, h.category == GASNETC_AM_MEDIUM ? payload : NULL, c);
+            deliver(c, &h, payload);
         }
         if (rb) gasnetc_ibv_pool_put(&gasnetc_ibv.rbuf_pool, &rb->slot);
         else free(copy);
@@ -118,7 +136,7 @@ void gasnetc_ibv_recv_one(gasnetc_rbuf_t *rb, uint32_t len)
     gasnetc_ibv_send_chain(gasnetc_credit_receive(&c->credit, 0, h.credits));
     /* 3. handler */
     if (packed) long_in_place(c, &h, payload, len);
-    int replied = gasnetc_ibv.deliver(&h, h.category == GASNETC_AM_MEDIUM ? payload : NULL, c);
+    int replied = deliver(c, &h, payload);
     /* 4. implicit reply bookkeeping */
     unsigned bank;
     if (!replied && gasnetc_credit_unanswered(&c->credit, &bank)) gasnetc_ibv_send_ack(c, bank);

@@ -110,7 +110,7 @@ void gasnetc_ibv_post_rbuf(gasnetc_cep_t *c, gasnetc_rbuf_t *rb)
     rb->cep = c;
     struct ibv_sge sge;
     sge.addr = (uintptr_t)rb->slot.data;
-    sge.length = (uint32_t)GASNETC_IBV_BUFSZ;
+    sge.length = (uint32_t)gasnetc_ibv.rbuf_size;
     sge.lkey = rb->slot.lkey[c->res->index];
     struct ibv_recv_wr wr, *bad = NULL;
     memset(&wr, 0, sizeof(wr));
@@ -210,7 +210,7 @@ static int long_writes(gasnetc_cep_t *c, const void *src, size_t n, uint64_t rad
 {
     int h = c->res->index, zcopy = 0;
     size_t maxmsg = c->port->max_msg_sz ? c->port->max_msg_sz : (1u << 30);
-    const size_t packed_max = GASNETC_IBV_BUFSZ - GASNETC_IBV_HDR_ROOM(GASNETC_AM_HDR_MAX);
+    const size_t packed_max = gasnetc_ibv.rbuf_size - GASNETC_IBV_HDR_ROOM(GASNETC_AM_HDR_MAX);
     for (size_t off = 0; off < n;) {
         uint32_t lkey = 0, rkey = 0;
         gasnetc_ibv_hold_t *lh = NULL, *rh = NULL;
@@ -341,13 +341,16 @@ int gasnetc_ibv_am_send(uint32_t dest, void *net, gasnetc_am_hdr_t *hdr, const v
             inmsg = 0;
         }
     }
-    uint8_t wire[GASNETC_AM_HDR_MAX];
+    uint8_t wire[GASNETC_AM_HDR_MAX], rdesc[GASNETC_AM_RNDV_DESC];
+    hdr->rndv = (uint8_t)gasnetc_ibv_rndv_needed(hdr, nbytes); /* small receive buffers: rndv.c */
+    if (hdr->rndv) gasnetc_ibv_rndv_stage(c, payload, nbytes, is_req, rdesc);
     hdr->credits = 0;
     size_t hl = gasnetc_am_hdr_pack(hdr, wire);
     if (!hl) gasneti_fatalerror("AM with an invalid header (category %u, %u args)",
                                 hdr->category, hdr->nargs);
     gasnetc_sdesc_t *d = gasnetc_ibv_desc_get(c, is_req ? GASNETC_OP_AM_REQ : GASNETC_OP_AM_REP);
-    must_wait |= build_msg(d, wire, hl, inmsg ? payload : NULL, inmsg, is_req);
+    if (hdr->rndv) build_msg(d, wire, hl, rdesc, sizeof(rdesc), is_req);
+    else must_wait |= build_msg(d, wire, hl, inmsg ? payload : NULL, inmsg, is_req);
     if (is_req && lc) {
         send_req_async(d, must_wait, granted, (gasnete_ctr_t *)lc);
         return 0;

@@ -38,6 +38,32 @@ static int resolved_spares(void)
 #endif
 }
 
+/* GASNET_RBUF_SIZE (srq_plan.c's rule).  Every rank must decide the same
+ * (a rank with full-size buffers sends Mediums that a small buffer cannot
+ * hold), so the automatic mode asks whether SRQ is on for a rank whose
+ * every peer is a network peer, from job-wide inputs only, not whether it
+ * is on here. */
+static void rbuf_size_decide(const gasnetc_srq_in_t *in)
+{
+    gasnetc_ibv_state_t *t = &gasnetc_ibv;
+    int set = gasneti_param_isset(GASNETI_PARAM_GASNET_RBUF_SIZE), job_srq = 0;
+    if (!set) {
+        gasnetc_srq_in_t all = *in;
+        gasnetc_srq_plan_t p;
+        char why[400];
+        for (int h = 0; h < all.nres; h++) all.nceps[h] = 0;
+        for (int q = 0; q < t->nqps; q++)
+            all.nceps[gasnetc_ibv_qp_port(q) < t->nports ? t->ports[gasnetc_ibv_qp_port(q)].hca->index
+                                                         : 0] += (int)t->size - 1;
+        job_srq = gasnetc_srq_plan(&all, &p, why, sizeof(why)) == 0 && p.use;
+    }
+    uint64_t v = set ? GASNETI_PARAM_SIZE(GASNET_RBUF_SIZE) : 0;
+    t->rbuf_size = gasnetc_rbuf_size_plan(set, v > (1u << 30) ? (int64_t)1 << 30 : (int64_t)v,
+                                          job_srq, GASNETC_IBV_BUFSZ);
+    size_t room = t->rbuf_size - GASNETC_IBV_HDR_ROOM(GASNETC_AM_HDR_MAX);
+    if (t->packed_long_limit > room) t->packed_long_limit = room; /* packed Longs fit a buffer */
+}
+
 int gasnetc_ibv_srq_decide(const int *nceps_per_hca, int max_cqe)
 {
     gasnetc_ibv_state_t *t = &gasnetc_ibv;
@@ -60,6 +86,7 @@ int gasnetc_ibv_srq_decide(const int *nceps_per_hca, int max_cqe)
     if (gasnetc_srq_plan(&in, &t->srq_plan, why, sizeof(why)) != 0)
         gasneti_fatalerror("%s", why);
     t->srq_on = t->srq_plan.use;
+    rbuf_size_decide(&in);
     if (!t->srq_on) return 0;
     if (t->srq_plan.over && t->rank == 0)
         gasneti_warning("GASNET_RBUF_COUNT=%lld is below the %d receive buffers a shared receive "
@@ -93,7 +120,7 @@ void gasnetc_ibv_srq_pool_init(void)
 {
     const gasnetc_srq_plan_t *p = &gasnetc_ibv.srq_plan;
     gasnetc_ibv_pool_init(&gasnetc_ibv.rbuf_pool, "AM receive buffers (GASNET_RBUF_COUNT)",
-                          GASNETC_IBV_BUFSZ, sizeof(gasnetc_rbuf_t), 16, p->pool, p->pool);
+                          gasnetc_ibv.rbuf_size, sizeof(gasnetc_rbuf_t), 16, p->pool, p->pool);
 }
 
 void gasnetc_ibv_srq_post(gasnetc_ibv_res_t *r, gasnetc_rbuf_t *rb)
@@ -106,7 +133,7 @@ void gasnetc_ibv_srq_post(gasnetc_ibv_res_t *r, gasnetc_rbuf_t *rb)
     rb->cep = NULL; /* known only when consumed (gasnetc_ibv_srq_claim) */
     struct ibv_sge sge;
     sge.addr = (uintptr_t)rb->slot.data;
-    sge.length = (uint32_t)GASNETC_IBV_BUFSZ;
+    sge.length = (uint32_t)gasnetc_ibv.rbuf_size;
     sge.lkey = rb->slot.lkey[r->index];
     struct ibv_recv_wr wr, *bad = NULL;
     memset(&wr, 0, sizeof(wr));
@@ -245,6 +272,17 @@ void gasnetc_ibv_srq_report(void)
     else
         gasneti_info("verbs SRQ: off (GASNET_USE_SRQ=%lld): receive queues per connection",
                      (long long)GASNETI_PARAM_INT(GASNET_USE_SRQ));
+    int staged, landing;
+    size_t stage_size;
+    gasnetc_ibv_rndv_counts(&staged, &stage_size, &landing);
+    if (t->rbuf_size < GASNETC_IBV_BUFSZ)
+        gasneti_info("verbs receive buffers: GASNET_RBUF_SIZE=%zu; larger Mediums by "
+                     "rendezvous READ: %d landing buffer(s) of %zu B (at most %lld), %d staging "
+                     "buffer(s) of %zu B", t->rbuf_size, landing, (size_t)GASNETC_IBV_BUFSZ,
+                     (long long)GASNETI_PARAM_INT(GASNET_RBUF_LARGE_COUNT), staged, stage_size);
+    else
+        gasneti_info("verbs receive buffers: GASNET_RBUF_SIZE=%zu (full size, no rendezvous)",
+                     t->rbuf_size);
     long pin, lck;
     vm_pinned(&pin, &lck);
     size_t rb = (size_t)t->rbuf_pool.count * t->rbuf_pool.data_size,

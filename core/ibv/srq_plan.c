@@ -109,3 +109,12 @@ int gasnetc_srq_plan(const gasnetc_srq_in_t *in, gasnetc_srq_plan_t *out, char *
     }
     return 0;
 }
+
+size_t gasnetc_rbuf_size_plan(int is_set, int64_t value, int srq_on, size_t full)
+{
+    if (!is_set) return srq_on && GASNETC_RBUF_SIZE_AUTO < full ? GASNETC_RBUF_SIZE_AUTO : full;
+    if (value <= 0 || (uint64_t)value >= full) return full;
+    size_t v = ((size_t)value + 63) & ~(size_t)63;
+    if (v < GASNETC_RBUF_SIZE_MIN) v = GASNETC_RBUF_SIZE_MIN;
+    return v < full ? v : full;
+}

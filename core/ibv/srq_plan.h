@@ -53,4 +53,27 @@ static inline int64_t gasnetc_srq_hca_need(int n, int pp, int total)
 int gasnetc_srq_plan(const gasnetc_srq_in_t *in, gasnetc_srq_plan_t *out, char *why,
                      size_t whylen);
 
+/* ---- small receive buffers (core/ibv/README "Small receive buffers") ---- */
+/* Smallest GASNET_RBUF_SIZE: the largest header of a rendezvous Medium
+ * (16 + 64 args, padded) + its 16-byte descriptor, rounded up. */
+#define GASNETC_RBUF_SIZE_MIN 512
+/* Size of the small receive buffers when GASNET_RBUF_SIZE is unset and SRQ
+ * is on. */
+#define GASNETC_RBUF_SIZE_AUTO 4096
+
+/* The receive buffer size.  is_set/value: GASNET_RBUF_SIZE (unset: small
+ * when srq_on, else full; 0: full; N: N, rounded up to 64 and at least
+ * GASNETC_RBUF_SIZE_MIN).  full: the size that holds the largest Medium.
+ * A result < full means Mediums that do not fit go by rendezvous READ. */
+size_t gasnetc_rbuf_size_plan(int is_set, int64_t value, int srq_on, size_t full);
+
+/* Pinned bytes of AM receive memory per process: the receive pool at its
+ * size plus the landing buffers of rendezvous Mediums (only when
+ * rbuf_size < full). */
+static inline uint64_t gasnetc_am_recv_pinned(int64_t rbufs, size_t rbuf_size, int landing,
+                                              size_t full)
+{
+    return (uint64_t)rbufs * rbuf_size + (rbuf_size < full ? (uint64_t)landing * full : 0);
+}
+
 #endif /* GASNETC_IBV_SRQ_PLAN_H */

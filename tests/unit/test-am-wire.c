@@ -65,5 +65,37 @@ int main(void)
     buf[2] = 0;
     buf[0] = 0x40; /* reserved bits */
     CHECK_QUIET(gasnetc_am_hdr_unpack(buf, sizeof(buf), &h) == 0, "reserved bits accepted");
+
+    /* rendezvous flag: Medium only, both ways; the descriptor round-trips */
+    memset(&h, 0, sizeof(h));
+    h.category = GASNETC_AM_MEDIUM;
+    h.rndv = 1;
+    h.nbytes = 65000;
+    h.nargs = 3;
+    size_t n = gasnetc_am_hdr_pack(&h, buf);
+    gasnetc_am_hdr_t o;
+    CHECK(n == 28 && (buf[0] & 8) && gasnetc_am_hdr_unpack(buf, n, &o) == n && o.rndv == 1 &&
+              o.nbytes == 65000 && o.category == GASNETC_AM_MEDIUM,
+          "rendezvous Medium header round trip (%zu bytes, flag %u)", n, (unsigned)o.rndv);
+    h.rndv = 0;
+    n = gasnetc_am_hdr_pack(&h, buf);
+    CHECK_QUIET(gasnetc_am_hdr_unpack(buf, n, &o) == n && o.rndv == 0, "plain Medium flagged");
+    h.rndv = 1;
+    h.category = GASNETC_AM_LONG;
+    CHECK_QUIET(gasnetc_am_hdr_pack(&h, buf) == 0, "rendezvous Long packed");
+    h.category = GASNETC_AM_SHORT;
+    CHECK_QUIET(gasnetc_am_hdr_pack(&h, buf) == 0, "rendezvous Short packed");
+    memset(buf, 0, sizeof(buf));
+    buf[0] = 8 | GASNETC_AM_LONG;
+    CHECK_QUIET(gasnetc_am_hdr_unpack(buf, sizeof(buf), &o) == 0, "rendezvous Long unpacked");
+    buf[0] = 8 | GASNETC_AM_SHORT;
+    CHECK_QUIET(gasnetc_am_hdr_unpack(buf, sizeof(buf), &o) == 0, "rendezvous Short unpacked");
+    gasnetc_am_rndv_t r = {0x00007f1234567890ull, 0xdeadbeefu}, r2;
+    unsigned char d[GASNETC_AM_RNDV_DESC];
+    gasnetc_am_rndv_pack(&r, d);
+    CHECK(gasnetc_am_rndv_unpack(d, &r2) && r2.addr == r.addr && r2.rkey == r.rkey,
+          "rendezvous descriptor round trip");
+    d[13] = 1;
+    CHECK_QUIET(!gasnetc_am_rndv_unpack(d, &r2), "descriptor with reserved bytes accepted");
     return unit_summary("test-am-wire");
 }

@@ -154,5 +154,36 @@ int main(void)
         }
     }
     CHECK(bad == 0, "100000 random jobs: %d SRQ plans, %d errors, %d violations", uses, errs, bad);
+
+    /* small receive buffers: the size rule and the memory model */
+    const size_t full = 65536, mib = 1 << 20;
+    CHECK(gasnetc_rbuf_size_plan(0, 0, 1, full) == 4096 && gasnetc_rbuf_size_plan(0, 0, 0, full) == full,
+          "GASNET_RBUF_SIZE unset: 4 KiB with SRQ, full size without");
+    CHECK(gasnetc_rbuf_size_plan(1, 0, 1, full) == full && gasnetc_rbuf_size_plan(1, 1 << 20, 1, full) == full,
+          "GASNET_RBUF_SIZE=0 or >= full: full size even with SRQ");
+    CHECK(gasnetc_rbuf_size_plan(1, 4096, 0, full) == 4096 && gasnetc_rbuf_size_plan(1, 1, 0, full) == 512 &&
+              gasnetc_rbuf_size_plan(1, 1000, 1, full) == 1024,
+          "GASNET_RBUF_SIZE forced: 4096 as is, 1 -> 512 (minimum), 1000 -> 1024 (64-byte steps)");
+    /* model rows (one HCA, PP 12, TOTAL min(256, P*PP), 2 spares, RBUF_COUNT 1024, 8 landing) */
+    struct { uint32_t n; int64_t rbuf; int64_t want_bufs; uint64_t max_bytes; } rows[] = {
+        {8, 1024, 170, 170 * 4096 + 8 * 65536},      /* forced SRQ: 1.2 MiB */
+        {1024, 1024, 1024, 8 * mib},                 /* target: <= 8 MiB (4.5 MiB) */
+        {1024, 1536, 1281, 8 * mib},                 /* TOTAL 256 kept: 5.5 MiB */
+        {16384, 16385, 16385, 65 * mib},             /* minimum PP 1, TOTAL 1, no spare: 64.5 MiB */
+    };
+    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        int total = (int)((rows[i].n - 1) * 12 < 256 ? (rows[i].n - 1) * 12 : 256);
+        in = job(1, rows[i].rbuf, rows[i].n, 12, total);
+        int rc = gasnetc_srq_plan(&in, &p, why, sizeof(why));
+        size_t sz = gasnetc_rbuf_size_plan(0, 0, p.use, full);
+        uint64_t pin = gasnetc_am_recv_pinned(p.pool, sz, 8, full);
+        CHECK(rc == 0 && p.use && p.pool == rows[i].want_bufs && sz == 4096 && pin <= rows[i].max_bytes,
+              "N=%u RBUF_COUNT=%lld small buffers: %d x 4 KiB + 8 x 64 KiB = %.2f MiB (PP %d TOTAL %d)",
+              rows[i].n, (long long)rows[i].rbuf, p.pool, (double)pin / mib, p.pp, p.total);
+    }
+    in = job(1, 1024, 1024, 12, 256);
+    gasnetc_srq_plan(&in, &p, why, sizeof(why));
+    CHECK(gasnetc_am_recv_pinned(p.pool, full, 8, full) == 64 * mib,
+          "N=1024 SRQ full-size buffers: %d x 64 KiB = 64 MiB (landing buffers not used)", p.pool);
     return unit_summary("test-srq-plan");
 }
