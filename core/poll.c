@@ -67,6 +67,18 @@ static inline void idle_step(int n)
         sched_yield();
 }
 
+/* A wait loop that does not call gasnetc_poll (a lock spin, a Reply
+ * reaping only its send completions) still waits for another process or
+ * thread that may be descheduled: same idle policy.  progressed: the loop
+ * turn achieved something (n > 0 ends the idle run). */
+void gasnetc_poll_idle(int progressed)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    if (!progressed) __asm__ __volatile__("pause");
+#endif
+    idle_step(progressed);
+}
+
 void gasnetc_poll(void)
 {
     gasnetc_exit_check();

@@ -5,7 +5,10 @@
 # RUNS times (default 10).  Prints per run and test the ratio
 # (us per message with NP) / (us per message with 2) and exits 1 if any
 # ratio exceeds LIMIT (default 10), a pattern is missing or a run failed (a wait that collapsed
-# dies after --timeout seconds, 100 here).
+# dies after --timeout seconds, 100 here).  Beside each ratio: the mean
+# context switches per message of the paired ranks (perf-twoway
+# --switches), the scheduler's part of the time, which a shared host's load
+# does not change the way it changes the times.
 #
 #   tests/perf/twoway-check.sh [--builddir DIR] [--runs N] [--np N] [--limit X]
 #                              [--iters N] [--sizes 4096]
@@ -24,7 +27,7 @@ while [ $# -gt 0 ]; do
     --limit) LIMIT=$2; shift 2 ;;
     --iters) ITERS=$2; shift 2 ;;
     --sizes) SIZES=$2; shift 2 ;;
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "twoway-check.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -37,10 +40,15 @@ trap 'rm -rf "$WORK"' EXIT
 # one N RUN: the program's result table (test size value) in $WORK/N.RUN
 one() {
     timeout --kill-after=5 300 "$BUILDDIR/gasnetrun_ibv" -n "$1" "$PROG" --iters "$ITERS" \
-        --reps 1 --sizes "$SIZES" --timeout 100 >"$WORK/$1.$2.log" 2>&1 ||
+        --reps 1 --sizes "$SIZES" --timeout 100 --switches >"$WORK/$1.$2.log" 2>&1 ||
         { echo "run $2: $1 processes failed:"; tail -3 "$WORK/$1.$2.log"; return 1; }
     awk '$1 ~ /^tw_/ { print $1, $2, $5 }' "$WORK/$1.$2.log" >"$WORK/$1.$2"
+    # mean context switches per message over the paired ranks
+    awk '$1 == "#" && $2 == "switches" { k = $4 "/" $5; s[k] += $6; n[k]++ }
+         END { for (k in s) printf "%s %.2f\n", k, s[k] / n[k] }' "$WORK/$1.$2.log" >"$WORK/$1.$2.sw"
 }
+# sw FILE TEST: the mean switches per message of TEST, or "-"
+sw() { awk -v t="$2" '$1 == t { v = $2 } END { print (v == "") ? "-" : v }' "$1"; }
 
 # The patterns every run must report: a skipped or missing row fails the
 # run instead of vanishing from the table.
@@ -65,10 +73,12 @@ for run in $(seq 1 "$RUNS"); do
             status=1
             continue
         fi
-        awk -v run="$run" -v np="$NP" -v lim="$LIMIT" -v t="$t" -v a="$a" -v b="$b" -v load="$load" '
+        swa=$(sw "$WORK/$NP.$run.sw" "$t") swb=$(sw "$WORK/2.$run.sw" "$t")
+        awk -v run="$run" -v np="$NP" -v lim="$LIMIT" -v t="$t" -v a="$a" -v b="$b" -v load="$load" \
+            -v swa="$swa" -v swb="$swb" '
             BEGIN { r = (b > 0) ? a / b : 1e9; bad = r > lim
-                    printf "run %2d  %-22s %9.3f us (%d procs) %9.3f us (2 procs)  ratio %6.2f%s  load %s\n",
-                           run, t, a, np, b, r, bad ? "  OVER" : "", load
+                    printf "run %2d  %-20s %8.3f us (%d procs) %8.3f us (2)  ratio %6.2f%s  switches/msg %s (%d) %s (2)  load %s\n",
+                           run, t, a, np, b, r, bad ? "  OVER" : "", swa, np, swb, load
                     printf "%s %.2f\n", t, r >> "'"$WORK/ratios"'"
                     exit bad }' || status=1
     done
