@@ -12,6 +12,9 @@
  * flood then advances by one queue depth per slice (hundreds of us per
  * message, core/README "Progress under contention").  Any delivered message
  * ends the idle run, so latency-bound loops never reach the yield.
+ * GASNET_POLL_SPIN overrides the idle run (measurements).  Wait loops that
+ * cannot poll use gasnetc_poll_idle, so every wait follows this policy
+ * (core/README "Polling and oversubscription", with the measurements).
  *
  * With GASNET_RCV_THREAD / GASNET_SND_THREAD (PAR), progress threads also
  * poll the verbs completion queues (core/ibv/progress.c); a poll here then
