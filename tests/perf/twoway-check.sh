@@ -42,7 +42,9 @@ one() {
     timeout --kill-after=5 300 "$BUILDDIR/gasnetrun_ibv" -n "$1" "$PROG" --iters "$ITERS" \
         --reps 1 --sizes "$SIZES" --timeout 100 --switches >"$WORK/$1.$2.log" 2>&1 ||
         { echo "run $2: $1 processes failed:"; tail -3 "$WORK/$1.$2.log"; return 1; }
-    awk '$1 ~ /^tw_/ { print $1, $2, $5 }' "$WORK/$1.$2.log" >"$WORK/$1.$2"
+    # measured rows only: "tw_x SIZE not run: ..." is a skip, not a value
+    awk '$1 ~ /^tw_/ && $5 ~ /^[0-9.]+$/ && $6 == "us" { print $1, $2, $5 }' \
+        "$WORK/$1.$2.log" >"$WORK/$1.$2"
     # mean context switches per message over the paired ranks
     awk '$1 == "#" && $2 == "switches" { k = $4 "/" $5; s[k] += $6; n[k]++ }
          END { for (k in s) printf "%s %.2f\n", k, s[k] / n[k] }' "$WORK/$1.$2.log" >"$WORK/$1.$2.sw"
