@@ -82,6 +82,9 @@ extern int gasnetc_poll_yield;
 /* A new wait starts (e.g. for queue space after a send went through): the
  * idle polls of earlier waits do not count towards the yield. */
 void gasnetc_poll_wait_begin(void);
+/* One turn of a wait loop that does not poll (lock spin, reaping only):
+ * the same idle policy as a poll that delivered `progressed` messages. */
+void gasnetc_poll_idle(int progressed);
 void gasnetc_poll_policy_init(unsigned local_procs);
 
 /* Exit machinery (core/exit.c). */

@@ -12,6 +12,9 @@
  * flood then advances by one queue depth per slice (hundreds of us per
  * message, core/README "Progress under contention").  Any delivered message
  * ends the idle run, so latency-bound loops never reach the yield.
+ * GASNET_POLL_SPIN overrides the idle run (measurements).  Wait loops that
+ * cannot poll use gasnetc_poll_idle, so every wait follows this policy
+ * (core/README "Polling and oversubscription", with the measurements).
  *
  * With GASNET_RCV_THREAD / GASNET_SND_THREAD (PAR), progress threads also
  * poll the verbs completion queues (core/ibv/progress.c); a poll here then
@@ -30,11 +33,13 @@
 
 /* GASNETC_POLL_YIELD_*: gasnetc_poll_policy_init maps GASNET_POLL_YIELD. */
 int gasnetc_poll_yield = GASNETC_POLL_YIELD_IDLE;
+static unsigned spin_limit = GASNETC_POLL_SPIN; /* idle polls before a yield */
 static __thread unsigned idle_polls; /* this thread's idle polls in a row */
 
 void gasnetc_poll_policy_init(unsigned local_procs)
 {
     int64_t mode = GASNETI_PARAM_INT(GASNET_POLL_YIELD);
+    int64_t spin = GASNETI_PARAM_INT(GASNET_POLL_SPIN);
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     cpu_set_t set;
     /* Cores we may run on: the affinity mask is the truthful count in
@@ -45,6 +50,8 @@ void gasnetc_poll_policy_init(unsigned local_procs)
     else if (mode > 0 || (cores > 0 && (long)local_procs > cores))
         gasnetc_poll_yield = GASNETC_POLL_YIELD_ALWAYS;
     else gasnetc_poll_yield = GASNETC_POLL_YIELD_IDLE;
+    if (gasnetc_poll_yield == GASNETC_POLL_YIELD_ALWAYS) spin_limit = 0;
+    if (spin >= 0 && gasnetc_poll_yield != GASNETC_POLL_YIELD_NEVER) spin_limit = (unsigned)spin;
 }
 
 void gasnetc_poll_wait_begin(void)
@@ -59,9 +66,20 @@ static inline void idle_step(int n)
         idle_polls = 0;
         return;
     }
-    if (gasnetc_poll_yield == GASNETC_POLL_YIELD_ALWAYS ||
-        (gasnetc_poll_yield == GASNETC_POLL_YIELD_IDLE && ++idle_polls > GASNETC_POLL_SPIN))
+    if (gasnetc_poll_yield != GASNETC_POLL_YIELD_NEVER && ++idle_polls > spin_limit)
         sched_yield();
+}
+
+/* A wait loop that does not call gasnetc_poll (a lock spin, a Reply
+ * reaping only its send completions) still waits for another process or
+ * thread that may be descheduled: same idle policy.  progressed: the loop
+ * turn achieved something (n > 0 ends the idle run). */
+void gasnetc_poll_idle(int progressed)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    if (!progressed) __asm__ __volatile__("pause");
+#endif
+    idle_step(progressed);
 }
 
 void gasnetc_poll(void)

@@ -59,7 +59,7 @@ static struct {
 static int pb_trylock(void) { return !__atomic_exchange_n(&pb.busy, 1, __ATOMIC_ACQUIRE); }
 static void pb_lock(void)
 {
-    while (!pb_trylock()) gasneti_pollwait_hint();
+    while (!pb_trylock()) gasnetc_poll_idle(0); /* holder may be descheduled */
 }
 static void pb_unlock(void) { __atomic_store_n(&pb.busy, 0, __ATOMIC_RELEASE); }
 #else

@@ -61,7 +61,7 @@ gasnetc_ibv_slot_t *gasnetc_ibv_bbuf_get(int is_req)
         gasnetc_ibv_slot_t *s = gasnetc_ibv_pool_get(&gasnetc_ibv.bbuf_pool, 1);
         if (s) return s;
         if (is_req) gasnetc_poll();
-        else gasnetc_ibv_reap_send();
+        else gasnetc_poll_idle(gasnetc_ibv_reap_send());
     }
 }
 
@@ -69,7 +69,7 @@ static void wait_done(gasnetc_sdesc_t *d, int is_req)
 {
     while (GASNETC_ATOMIC_LOAD(&d->state) != GASNETC_SD_DONE) {
         if (is_req) gasnetc_poll();
-        else gasnetc_ibv_reap_send();
+        else gasnetc_poll_idle(gasnetc_ibv_reap_send());
     }
     gasnetc_ibv_pool_put(&gasnetc_ibv.desc_pool, &d->slot);
 }

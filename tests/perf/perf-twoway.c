@@ -2,7 +2,7 @@
  * processes than cores (issue 17 item 6).
  *
  *   gasnetrun_ibv -n 4 tests/perf/perf-twoway [--iters 20000] [--sizes 8,4K]
- *                 [--tests ...] [--timeout S] [--json F]
+ *                 [--tests ...] [--timeout S] [--switches] [--json F]
  *
  * Ranks pair up (r with r^1; an odd last rank only joins the barriers) and
  * both ranks of every pair send at the same time:
@@ -17,6 +17,10 @@
  *                    arrive and sends a Long Request back (no Replies)
  * Value: us per message (per round trip for tw_long_reqreq) of the slowest
  * pair: rank 0 times barrier to barrier, so every pair has finished.
+ * --switches: every rank also prints its context switches per message over
+ * the timed repetitions (getrusage; voluntary = it slept, involuntary = it
+ * was preempted or its sched_yield ran another process), the scheduler's
+ * share of the time, as lines "# switches RANK TEST SIZE TOTAL VOLUNTARY".
  * These are the patterns of GASNet's testam "roundtrip flood" and "ping-pong"
  * run by both ranks at once.  Every wait gives up after --timeout seconds
  * (default 120) with a message naming the test and the counts, so a
@@ -25,6 +29,7 @@
 #include "tests/perf/bench-gex.h"
 
 #include <string.h>
+#include <sys/resource.h>
 
 enum { H_REQ_S, H_REQ_M, H_REQ_L, H_REP_S, H_REP_M, H_REP_L, H_PP, NH };
 
@@ -33,6 +38,18 @@ static volatile unsigned long pp_seen; /* ping-pong Requests received */
 static size_t region;                  /* bytes per segment region */
 static gex_Rank_t partner;             /* r ^ 1, or r itself when unpaired */
 static double timeout_s = 120;
+static int show_switches; /* --switches */
+
+/* Context switches of this process so far: total, and the voluntary ones. */
+static void switches(long *total, long *vol)
+{
+    struct rusage ru;
+    *total = *vol = 0;
+    if (getrusage(RUSAGE_SELF, &ru) == 0) {
+        *total = ru.ru_nvcsw + ru.ru_nivcsw;
+        *vol = ru.ru_nvcsw;
+    }
+}
 
 static gex_AM_Entry_t htab[NH];
 #define HIDX(h) (htab[h].gex_index)
@@ -161,13 +178,21 @@ static void run_one(const char *test, enum kind k, size_t n)
     bg_barrier();
     if (warm) run_iters(test, k, n, warm);
     bg_barrier();
-    long f0 = bench_faults();
+    long f0 = bench_faults(), sw0, vol0, sw1, vol1;
+    switches(&sw0, &vol0);
     for (int r = 0; r < bench_opts.reps; r++) {
         bg_barrier();
         double t0 = bench_now();
         run_iters(test, k, n, iters);
         bg_barrier();
         vals[r] = (bench_now() - t0) / (double)iters * 1e6;
+    }
+    switches(&sw1, &vol1);
+    if (show_switches && partner != bg_rank) {
+        double msgs = (double)iters * bench_opts.reps;
+        printf("# switches %u %s %zu %.3f %.3f\n", (unsigned)bg_rank, test, n,
+               (double)(sw1 - sw0) / msgs, (double)(vol1 - vol0) / msgs);
+        fflush(stdout);
     }
     if (bg_rank == 0) bench_record(test, n, unit, vals, bench_opts.reps, iters, bench_faults() - f0);
 }
@@ -179,8 +204,16 @@ int main(int argc, char **argv)
     bench_opts.reps = 3;
     bench_opts.max_bytes = 0;
     bench_opts.prog = "perf-twoway";
-    /* --timeout S is ours; the rest are the common options. */
-    for (int i = 1; i + 1 < argc; i++) {
+    /* --timeout S and --switches are ours; the rest are the common options. */
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--switches") == 0) {
+            show_switches = 1;
+            memmove(&argv[i], &argv[i + 1], (size_t)(argc - i) * sizeof *argv);
+            argc--;
+            i--;
+            continue;
+        }
+        if (i + 1 >= argc) break;
         if (strcmp(argv[i], "--timeout") == 0) {
             char *end;
             timeout_s = strtod(argv[i + 1], &end);
@@ -194,7 +227,8 @@ int main(int argc, char **argv)
             i--;
         }
     }
-    bench_parse_args(argc, argv, "8,4K", "  --timeout S   give up a wait after S seconds (120)\n");
+    bench_parse_args(argc, argv, "8,4K", "  --timeout S   give up a wait after S seconds (120)\n"
+                     "  --switches    print each rank's context switches per message\n");
     region = bg_max_size();
     if (region < 64) region = 64;
     region = (region + 4095) / 4096 * 4096;
