@@ -49,9 +49,26 @@ EXTRA=()
 [ $# -gt 0 ] && EXTRA=(-- "$@")
 if [ $VERBS_TESTS = 1 ]; then
     [ $# -gt 0 ] && { echo "check-softroce.sh: --verbs-tests and -- COMMAND exclude each other" >&2; exit 2; }
-    EXTRA=(-- "$SRC/tests/harness/run-tests" --srcdir "$SRC" --builddir "$BUILD" --no-unit
-           --manifest "$HERE/verbs.manifest" --manifest "$HERE/verbs.d")
 fi
+# verbs_extra LAYOUT: with --verbs-tests, EXTRA becomes the run-tests command
+# over verbs.manifest and the verbs.d manifests for LAYOUT.  A verbs.d
+# manifest with a line "# layouts: L1 L2" runs only in those layouts (long
+# suites whose code does not depend on the number of devices run in one
+# layout, to keep the tier's time); "native" runs every manifest.
+verbs_extra() {
+    local m want
+    [ $VERBS_TESTS = 1 ] || return 0
+    EXTRA=(-- "$SRC/tests/harness/run-tests" --srcdir "$SRC" --builddir "$BUILD" --no-unit
+           --manifest "$HERE/verbs.manifest")
+    for m in "$HERE"/verbs.d/*.manifest; do
+        want=$(sed -n 's/^# layouts: *\([a-z ]*\).*/\1/p' "$m" | head -n 1)
+        if [ "$1" = native ] || [ -z "$want" ] || [[ " $want " = *" $1 "* ]]; then
+            EXTRA+=(--manifest "$m")
+        else
+            echo "check-softroce: layout $1: $(basename "$m") not run here (# layouts: $want)"
+        fi
+    done
+}
 LAYOUTS=${SOFTROCE_LAYOUTS:-dummy veth}
 TIMEOUT=${SOFTROCE_TIMEOUT:-1800}
 VTIMEOUT=${SOFTROCE_VARIANT_TIMEOUT:-1200}
@@ -196,6 +213,7 @@ variant_args() {
 if [ $NATIVE = 1 ]; then
     echo "check-softroce: RDMA devices present: $(ls /sys/class/infiniband | tr '\n' ' ')-> running natively"
     variant_args native
+    verbs_extra native
     "$HERE/run-verbs-tests" -b "$BUILD" ${VA[@]+"${VA[@]}"} "${EXTRA[@]}"
     rc=$?
     [ $VFAIL = 0 ] && exit $rc
@@ -215,6 +233,7 @@ P=0 F=$VFAIL S=0 rc_all=0
 for layout in $LAYOUTS; do
     log=$(mktemp /tmp/check-softroce.XXXXXX)
     variant_args "$layout"
+    verbs_extra "$layout"
     echo "check-softroce: ---- layout $layout: booting the guest ----"
     t0=$(date +%s.%N)
     "$HERE/softroce-run" -q -n "$layout" -t "$TIMEOUT" -- \
