@@ -167,7 +167,41 @@ static inline gasnetc_pshmq_slot_t *fast_claim(gex_Rank_t dest, int is_req, size
 
 /* Writes the header of a claimed slot; the arguments come from ap.  Every
  * field the consumer reads is written (arguments past nargs are not read). */
-#define FAST_FILL(s, cat, req, hidx, nargs_, nb, daddr, sep, dep, ap)                           do {                                                                                           gasnetc_am_hdr_t *h_ = &(s)->hdr;                                                          h_->category = (uint8_t)(cat);                                                             h_->is_req = (uint8_t)(req);                                                               h_->handler = (hidx);                                                                      h_->nargs = (uint8_t)(nargs_);                                                              h_->credits = 0;                                                                           h_->dst_ep = (uint8_t)(dep);                                                               h_->src_ep = (uint8_t)(sep);                                                               h_->src_rank = gasneti_mynode;                                                             h_->nbytes = (uint32_t)(nb);                                                               h_->dest_addr = (daddr);                                                                   for (unsigned i_ = 0; i_ < (nargs_); i_++)                                                      h_->args[i_] = (gex_AM_Arg_t)va_arg(ap, int);                                          (s)->nbytes = (cat) == GASNETC_AM_LONG ? 0 : (nb);                                     } while (0)
+static inline void fast_fill(gasnetc_pshmq_slot_t *s, unsigned cat, unsigned req,
+                             gex_AM_Index_t hidx, unsigned nargs, size_t nb, uint64_t daddr,
+                             unsigned sep, unsigned dep, va_list *ap)
+{
+    gasnetc_am_hdr_t *h = &s->hdr;
+    h->category = (uint8_t)cat;
+    h->is_req = (uint8_t)req;
+    h->handler = hidx;
+    h->nargs = (uint8_t)nargs;
+    h->credits = 0;
+    h->dst_ep = (uint8_t)dep;
+    h->src_ep = (uint8_t)sep;
+    h->src_rank = gasneti_mynode;
+    h->nbytes = (uint32_t)nb;
+    h->dest_addr = daddr;
+    for (unsigned i = 0; i < nargs; i++) h->args[i] = (gex_AM_Arg_t)va_arg(*ap, int);
+    s->nbytes = cat == GASNETC_AM_LONG ? 0 : nb;
+}
+
+/* A Medium to dest's Request or Reply queue: 1 if sent, 0 if the general
+ * path must take it (the arguments in ap are then untouched). */
+static inline int fast_medium(gex_Rank_t dest, unsigned req, gex_AM_Index_t hidx,
+                              const void *src, size_t nbytes, gex_Event_t *lc_opt,
+                              unsigned nargs, unsigned sep, unsigned dep, va_list *ap)
+{
+    gasnetc_pshmq_t *q;
+    uint64_t pos;
+    gasnetc_pshmq_slot_t *s = fast_claim(dest, (int)req, nbytes, &q, &pos);
+    if (__builtin_expect(s == NULL, 0)) return 0;
+    fast_fill(s, GASNETC_AM_MEDIUM, req, hidx, nargs, nbytes, 0, sep, dep, ap);
+    if (nbytes) memcpy(gasnetc_pshmq_payload(q, s, pos, nbytes), src, nbytes);
+    gasnetc_pshmq_publish(s, pos);
+    gasnetc_am_set_lc_done(lc_opt);
+    return 1;
+}
 
 /* The Reply fast path applies to a token of a PSHM Request (net NULL). */
 static inline int fast_reply_ok(gex_Token_t token, unsigned numargs)
@@ -262,7 +296,7 @@ int gasnetc_AM_RequestShort(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler
         uint64_t pos;
         gasnetc_pshmq_slot_t *s = fast_claim(rank, 1, 0, &q, &pos);
         if (__builtin_expect(s != NULL, 1)) {
-            FAST_FILL(s, GASNETC_AM_SHORT, 1, handler, numargs, 0, 0, tm->ep->index, 0, ap);
+            fast_fill(s, GASNETC_AM_SHORT, 1, handler, numargs, 0, 0, tm->ep->index, 0, &ap);
             va_end(ap);
             gasnetc_pshmq_publish(s, pos);
             return 0;
@@ -308,16 +342,10 @@ int gasnetc_AM_RequestMedium(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handle
     if (__builtin_expect(tm == gasneti_thunk_tm && numargs <= GASNETC_AM_MAX_ARGS &&
                              nbytes <= GASNETC_MAX_MEDIUM && lc_opt != GEX_EVENT_DEFER,
                          1)) {
-        gasnetc_pshmq_t *q;
-        uint64_t pos;
-        gasnetc_pshmq_slot_t *s = fast_claim(rank, 1, nbytes, &q, &pos);
-        if (__builtin_expect(s != NULL, 1)) {
-            FAST_FILL(s, GASNETC_AM_MEDIUM, 1, handler, numargs, nbytes, 0, tm->ep->index, 0,
-                      ap);
+        if (__builtin_expect(fast_medium(rank, 1, handler, source_addr, nbytes, lc_opt, numargs,
+                                         tm->ep->index, 0, &ap),
+                             1)) {
             va_end(ap);
-            if (nbytes) memcpy(gasnetc_pshmq_payload(q, s, pos, nbytes), source_addr, nbytes);
-            gasnetc_pshmq_publish(s, pos);
-            gasnetc_am_set_lc_done(lc_opt);
             return 0;
         }
     }
@@ -389,8 +417,8 @@ int gasnetc_AM_RequestLong(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
             if (nbytes) memmove(sg->local + off, source_addr, nbytes);
             s = fast_claim(rank, 1, 0, &q, &pos);
             if (__builtin_expect(s != NULL, 1)) {
-                FAST_FILL(s, GASNETC_AM_LONG, 1, handler, numargs, nbytes,
-                          (uint64_t)(uintptr_t)dest_addr, tm->ep->index, 0, ap);
+                fast_fill(s, GASNETC_AM_LONG, 1, handler, numargs, nbytes,
+                          (uint64_t)(uintptr_t)dest_addr, tm->ep->index, 0, &ap);
                 gasnetc_pshmq_publish(s, pos);
             } else {
                 request_long_wait(tm, rank, handler, nbytes, dest_addr, numargs, flags, ap);
@@ -442,8 +470,8 @@ int gasnetc_AM_ReplyShort(gex_Token_t token, gex_AM_Index_t handler, unsigned in
         gasnetc_pshmq_slot_t *s = fast_claim(token->src, 0, 0, &q, &pos);
         if (__builtin_expect(s != NULL, 1)) {
             token->replied = 1;
-            FAST_FILL(s, GASNETC_AM_SHORT, 0, handler, numargs, 0, 0, token->ep->index,
-                      token->src_ep, ap);
+            fast_fill(s, GASNETC_AM_SHORT, 0, handler, numargs, 0, 0, token->ep->index,
+                      token->src_ep, &ap);
             va_end(ap);
             gasnetc_pshmq_publish(s, pos);
             return 0;
@@ -487,17 +515,11 @@ int gasnetc_AM_ReplyMedium(gex_Token_t token, gex_AM_Index_t handler, const void
     if (__builtin_expect(fast_reply_ok(token, numargs) && nbytes <= GASNETC_MAX_MEDIUM &&
                              lc_opt != GEX_EVENT_DEFER && lc_opt != GEX_EVENT_GROUP,
                          1)) {
-        gasnetc_pshmq_t *q;
-        uint64_t pos;
-        gasnetc_pshmq_slot_t *s = fast_claim(token->src, 0, nbytes, &q, &pos);
-        if (__builtin_expect(s != NULL, 1)) {
+        if (__builtin_expect(fast_medium(token->src, 0, handler, source_addr, nbytes, lc_opt,
+                                         numargs, token->ep->index, token->src_ep, &ap),
+                             1)) {
             token->replied = 1;
-            FAST_FILL(s, GASNETC_AM_MEDIUM, 0, handler, numargs, nbytes, 0, token->ep->index,
-                      token->src_ep, ap);
             va_end(ap);
-            if (nbytes) memcpy(gasnetc_pshmq_payload(q, s, pos, nbytes), source_addr, nbytes);
-            gasnetc_pshmq_publish(s, pos);
-            gasnetc_am_set_lc_done(lc_opt);
             return 0;
         }
     }
