@@ -14,9 +14,11 @@
  * decoder: 0 if malformed, else the header's length. */
 static size_t expected_len(const unsigned char *p, size_t len)
 {
-    if (len < 16 || (p[0] & ~7u) != 0) return 0;
+    if (len < 16 || (p[0] & ~15u) != 0) return 0;
     unsigned category = p[0] & 3u, nargs = p[2];
     if (category > GASNETC_AM_LONG || nargs > GASNETC_AM_MAX_ARGS) return 0;
+    /* Bit 3 (rendezvous) is a Medium's only. */
+    if ((p[0] & 8u) && category != GASNETC_AM_MEDIUM) return 0;
     size_t need = 16 + (category == GASNETC_AM_LONG ? 8u : 0u) + 4u * nargs;
     return len < need ? 0 : need;
 }
