@@ -62,6 +62,7 @@ verbs_extra() {
            --manifest "$HERE/verbs.manifest")
     for m in "$HERE"/verbs.d/*.manifest; do
         want=$(sed -n 's/^# layouts: *\([a-z ]*\).*/\1/p' "$m" | head -n 1)
+        want=$(echo $want) # one space between names, none around
         if [ "$1" = native ] || [ -z "$want" ] || [[ " $want " = *" $1 "* ]]; then
             EXTRA+=(--manifest "$m")
         else
