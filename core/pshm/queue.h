@@ -105,32 +105,42 @@ int gasnetc_pshmq_take1(gasnetc_pshmq_t *q, gasnetc_pshmq_msg_t *msg);
 /* Gives the slot of a taken message back to producers. */
 void gasnetc_pshmq_release(gasnetc_pshmq_t *q, const gasnetc_pshmq_msg_t *msg);
 
-/* ---- the hot path, inline (core/am.c sends, pshm.c drains) ------------------
- * Only for power-of-two depths (q->mask != 0, the default): other depths,
- * and a retired (zeroed) queue, whose mask reads 0, make claim return NULL
- * and peek return 0, and the caller takes the functions above. */
+/* ---- the slot primitives, inline (core/am.c sends, pshm.c drains, and
+ * queue.c's functions above are built on them) ------------------------------
+ * mask is q->mask, passed in so that a caller that has tested it for 0
+ * (a power-of-two queue, the default) gets the mask path alone. */
 
-/* Slot of position pos in a power-of-two queue. */
+/* Slot index of position pos: a mask for power-of-two depths (a division
+ * costs tens of cycles on the per-message path), else pos % depth; slot 0
+ * of a retired (zeroed) queue, whose turn word never matches. */
+static inline uint64_t gasnetc_pshmq_index(const gasnetc_pshmq_t *q, uint64_t mask, uint64_t pos)
+{
+    if (mask) return pos & mask;
+    return q->depth ? pos % q->depth : 0;
+}
+
 static inline gasnetc_pshmq_slot_t *gasnetc_pshmq_slot_of(gasnetc_pshmq_t *q, uint64_t mask,
                                                           uint64_t pos)
 {
     return (gasnetc_pshmq_slot_t *)((char *)q + sizeof(gasnetc_pshmq_t) +
-                                    (size_t)(pos & mask) * GASNETC_PSHMQ_SLOT);
+                                    (size_t)gasnetc_pshmq_index(q, mask, pos) *
+                                        GASNETC_PSHMQ_SLOT);
 }
 
 /* Producer: claims the next position (one CAS on the tail line, which only
- * producers touch).  Returns its slot, to be filled (hdr, nbytes, payload
- * at gasnetc_pshmq_payload) and handed over by gasnetc_pshmq_publish; NULL
- * when the queue is full (or not a power-of-two queue: use try_send). */
-static inline gasnetc_pshmq_slot_t *gasnetc_pshmq_claim(gasnetc_pshmq_t *q, uint64_t *posp)
+ * producers touch).  Callers check first that the queue is live (depth or
+ * mask not 0): a retired, zeroed queue would look free.  Returns the slot,
+ * to be filled (hdr, nbytes, payload at gasnetc_pshmq_payload) and handed
+ * over by gasnetc_pshmq_publish, or NULL when the queue is full. */
+static inline gasnetc_pshmq_slot_t *gasnetc_pshmq_claim_at(gasnetc_pshmq_t *q, uint64_t mask,
+                                                           uint64_t *posp)
 {
-    uint64_t mask = q->mask;
     uint64_t pos = __atomic_load_n(&q->tail, __ATOMIC_RELAXED);
-    if (__builtin_expect(!mask, 0)) return NULL;
     for (;;) {
         gasnetc_pshmq_slot_t *s = gasnetc_pshmq_slot_of(q, mask, pos);
         int64_t dif = (int64_t)(__atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) - pos);
         if (__builtin_expect(dif == 0, 1)) {
+            /* Free for position pos: claim it.  On failure pos is reloaded. */
             if (__builtin_expect(__atomic_compare_exchange_n(&q->tail, &pos, pos + 1, 1,
                                                              __ATOMIC_RELAXED,
                                                              __ATOMIC_RELAXED),
@@ -139,32 +149,45 @@ static inline gasnetc_pshmq_slot_t *gasnetc_pshmq_claim(gasnetc_pshmq_t *q, uint
                 return s;
             }
         } else if (dif < 0) {
-            return NULL; /* full */
+            return NULL; /* still holds (or is held for) the message one lap earlier */
         } else {
-            pos = __atomic_load_n(&q->tail, __ATOMIC_RELAXED);
+            pos = __atomic_load_n(&q->tail, __ATOMIC_RELAXED); /* another producer took pos */
         }
     }
 }
 
-/* Where a claimed slot keeps a payload of nbytes (inline, or its buffer). */
+/* The fast path's claim: power-of-two queues only.  NULL when the queue is
+ * full, not a power-of-two queue, or retired (zeroed: mask reads 0); the
+ * caller then takes gasnetc_pshmq_try_send. */
+static inline gasnetc_pshmq_slot_t *gasnetc_pshmq_claim(gasnetc_pshmq_t *q, uint64_t *posp)
+{
+    uint64_t mask = q->mask;
+    if (__builtin_expect(!mask, 0)) return NULL;
+    return gasnetc_pshmq_claim_at(q, mask, posp);
+}
+
+/* Where the slot of position pos keeps a payload of nbytes: inside the
+ * slot, or in its buffer of the payload area. */
 static inline void *gasnetc_pshmq_payload(gasnetc_pshmq_t *q, gasnetc_pshmq_slot_t *s,
                                           uint64_t pos, size_t nbytes)
 {
     if (nbytes <= GASNETC_PSHMQ_INLINE) return (char *)s + GASNETC_PSHMQ_PAYLOAD_OFF;
     return (char *)q + sizeof(gasnetc_pshmq_t) + (size_t)q->depth * GASNETC_PSHMQ_SLOT +
-           (size_t)(pos & q->mask) * q->buf_size;
+           (size_t)gasnetc_pshmq_index(q, q->mask, pos) * q->buf_size;
 }
 
-/* Producer: hands a filled slot to the consumer (the one release store). */
+/* Producer: hands a filled slot to the consumer (the one release store:
+ * the consumer that reads seq == pos + 1 sees hdr and payload). */
 static inline void gasnetc_pshmq_publish(gasnetc_pshmq_slot_t *s, uint64_t pos)
 {
     __atomic_store_n(&s->seq, pos + 1, __ATOMIC_RELEASE);
 }
 
-/* Single consumer (as gasnetc_pshmq_take1): the slot of position pos if its
- * message is published, else NULL.  The caller keeps pos in a local, stores
- * head = pos + 1 before running the handler (a nested drain moves on) and
- * gives the slot back with gasnetc_pshmq_give_back. */
+/* Single consumer (as gasnetc_pshmq_take1): the slot
+ * of position pos if its message is published, else NULL.  The caller keeps
+ * pos in a local, stores head = pos + 1 before running the handler (a
+ * nested drain moves on) and gives the slot back with
+ * gasnetc_pshmq_give_back. */
 static inline gasnetc_pshmq_slot_t *gasnetc_pshmq_peek1(gasnetc_pshmq_t *q, uint64_t mask,
                                                         uint64_t pos)
 {
@@ -172,6 +195,9 @@ static inline gasnetc_pshmq_slot_t *gasnetc_pshmq_peek1(gasnetc_pshmq_t *q, uint
     return __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) == pos + 1 ? s : NULL;
 }
 
+/* Consumer: gives the slot of position pos back to producers (release: our
+ * reads of the slot happen before the next producer's writes, which start
+ * after it reads this value with acquire). */
 static inline void gasnetc_pshmq_give_back(gasnetc_pshmq_slot_t *s, uint64_t pos, uint64_t depth)
 {
     __atomic_store_n(&s->seq, pos + depth, __ATOMIC_RELEASE);
