@@ -211,9 +211,6 @@ static void cancel_alarm(void)
     setitimer(ITIMER_REAL, &it, NULL);
 }
 
-/* The exit's deadline test: 1 while before *end. */
-static int in_time(const double *end) { return now_s() < *end; }
-
 /* ---- client handlers become no-ops during the exit ------------------------------ */
 /* One no-op per category and argument count, so that every call through the
  * dispatcher matches the callee's type. */
@@ -377,11 +374,11 @@ static void ack_reph(gex_Token_t token)
 
 /* A one-argument Short Request that waits (polling) for queue space until
  * deadline.  Returns 0 when sent. */
-static int send_until(gex_Rank_t rank, gex_AM_Index_t hidx, int arg, double *deadline)
+static int send_until(gex_Rank_t rank, gex_AM_Index_t hidx, int arg, double deadline)
 {
     while (gasnetc_AM_RequestShort(&gasneti_the_tm, rank, hidx, 1, GEX_FLAG_IMMEDIATE,
                                    (gex_AM_Arg_t)arg) != 0) {
-        if (!in_time(deadline)) return -1;
+        if (now_s() >= deadline) return -1;
         gasnetc_poll();
     }
     return 0;
@@ -389,7 +386,7 @@ static int send_until(gex_Rank_t rank, gex_AM_Index_t hidx, int arg, double *dea
 
 /* Sends hidx(arg) to every other rank, round-robin so that one full queue
  * does not hold up the others, until deadline; mark records who got it. */
-static void send_all(gex_AM_Index_t hidx, int arg, uint8_t mark, double *deadline)
+static void send_all(gex_AM_Index_t hidx, int arg, uint8_t mark, double deadline)
 {
     for (;;) {
         int left = 0;
@@ -401,7 +398,7 @@ static void send_all(gex_AM_Index_t hidx, int arg, uint8_t mark, double *deadlin
             else
                 left = 1;
         }
-        if (!left || !in_time(deadline)) return;
+        if (!left || now_s() >= deadline) return;
         gasnetc_poll();
     }
 }
@@ -431,7 +428,7 @@ static int exit_reduce(int code, double end)
         arrive_one(code, &role);
         STORE(ex.role, role);
     } else {
-        (void)send_until(0, EXIT_HIDX_ARRIVE, code, &end);
+        (void)send_until(0, EXIT_HIDX_ARRIVE, code, end);
     }
     /* A quarter into the wait, the rank that would lead a non-collective
      * exit (the first to arrive) starts connecting to the ranks it has no
@@ -448,13 +445,13 @@ static int exit_reduce(int code, double end)
         if (gasneti_mynode == 0 && !done_sent && LOAD(ex.arrived) == n) {
             int c = LOAD(ex.max_code);
             ex.stage = "telling every rank that the exit is collective";
-            send_all(EXIT_HIDX_DONE, c, MARK_DONE_SENT, &end);
+            send_all(EXIT_HIDX_DONE, c, MARK_DONE_SENT, end);
             STORE(ex.done_code, c);
             done_sent = 1;
         }
         int d = LOAD(ex.done_code);
         if (d >= 0) return d;
-        if (LOAD(ex.req_code) >= 0 || LOAD(ex.launcher_code) >= 0 || !in_time(&end)) return -1;
+        if (LOAD(ex.req_code) >= 0 || LOAD(ex.launcher_code) >= 0 || now_s() >= end) return -1;
         gasnetc_poll();
     }
 }
@@ -468,8 +465,8 @@ static int exit_lead(int code, double end)
     ex.stage = "asking the other ranks to exit (non-collective exit)";
     if (!(__atomic_fetch_or(&ex.marks[me], MARK_ACKED, __ATOMIC_ACQ_REL) & MARK_ACKED))
         __atomic_add_fetch(&ex.nacked, 1, __ATOMIC_ACQ_REL);
-    send_all(EXIT_HIDX_REQ, code, MARK_REQ_SENT, &end);
-    while (LOAD(ex.nacked) < n && LOAD(ex.launcher_code) < 0 && in_time(&end)) gasnetc_poll();
+    send_all(EXIT_HIDX_REQ, code, MARK_REQ_SENT, end);
+    while (LOAD(ex.nacked) < n && LOAD(ex.launcher_code) < 0 && now_s() < end) gasnetc_poll();
     if (LOAD(ex.nacked) >= n || LOAD(ex.launcher_code) >= 0) return 0;
     unsigned k = list_silent(who, sizeof(who));
     exit_say("ERROR", "rank%s %s did not answer the exit request within %.2g s (busy outside "
@@ -499,7 +496,7 @@ static int exit_coordinate(int code, int collective_possible, int *abort_job)
         return code;
     }
     ex.stage = "waiting for the exit leader's request";
-    while (LOAD(ex.req_code) < 0 && LOAD(ex.launcher_code) < 0 && in_time(&end)) gasnetc_poll();
+    while (LOAD(ex.req_code) < 0 && LOAD(ex.launcher_code) < 0 && now_s() < end) gasnetc_poll();
     if (LOAD(ex.req_code) < 0 && LOAD(ex.launcher_code) < 0) {
         exit_say("ERROR", "the rank leading this non-collective exit did not ask the others to "
                  "exit within %.2g s; aborting the job with exit code %d (GASNET_EXITTIMEOUT=%g)",
