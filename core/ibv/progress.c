@@ -252,6 +252,20 @@ out:
     return NULL;
 }
 
+/* Names thread t "gasnet-rcvH" / "gasnet-sndH" (HCA index H; 16 bytes
+ * with the terminator, hence H mod 100) for ps/top/gdb. */
+static void name_thread(const pthr_t *t)
+{
+#if defined(__GLIBC__)
+    char name[16];
+    snprintf(name, sizeof(name), "gasnet-%s%u", t->kind == RCV ? "rcv" : "snd",
+             (unsigned)t->r->index % 100u);
+    pthread_setname_np(t->tid, name);
+#else
+    (void)t;
+#endif
+}
+
 /* The function of a deferred thread, run by the client on its own thread. */
 static void *client_thread_main(void *arg)
 {
@@ -261,12 +275,7 @@ static void *client_thread_main(void *arg)
                            "started twice (run each entry's gex_progress_fn on one thread only)",
                            t->kind == RCV ? "receive" : "send", t->r->hca->name);
     t->tid = pthread_self();
-#if defined(__GLIBC__)
-    char name[16];
-    snprintf(name, sizeof(name), "gasnet-%s%u", t->kind == RCV ? "rcv" : "snd",
-             (unsigned)t->r->index % 100u);
-    pthread_setname_np(t->tid, name);
-#endif
+    name_thread(t);
     return thread_main(t);
 }
 
@@ -319,11 +328,7 @@ void gasnetc_ibv_progress_start(int defer)
                 gasneti_fatalerror("cannot start the %s progress thread (%s=1): %s",
                                    k == RCV ? "receive" : "send", kind_name[k], strerror(rc));
             t->started = 1;
-#if defined(__GLIBC__)
-            char name[16];
-            snprintf(name, sizeof(name), "gasnet-%s%u", k == RCV ? "rcv" : "snd", (unsigned)h % 100u);
-            pthread_setname_np(t->tid, name);
-#endif
+            name_thread(t);
         }
     }
     pthread_sigmask(SIG_SETMASK, &old, NULL);
