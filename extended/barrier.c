@@ -127,7 +127,10 @@ static gasnete_op_t *gasnete_barrier_start(gex_TM_t tm, gasnete_bval_t mine, con
     op->ev.kind = GASNETE_EV_COLL;
     op->coll_test = gasnete_barrier_test_op;
     op->coll_data = 0;
-    __atomic_thread_fence(__ATOMIC_SEQ_CST); /* release: prior accesses precede the barrier */
+    /* Release: this rank's earlier accesses happen before any rank leaves the
+     * barrier; acquire at the end.  Neither needs a full fence (an mfence
+     * on x86 costs about a third of a shared-memory barrier). */
+    __atomic_thread_fence(__ATOMIC_RELEASE);
     if (gasnete_pshmbar_usable(t)) { /* shared-memory flags (barrier_pshm.c) */
         gasnete_pshmbar_start(op, mine);
         return op;
@@ -167,7 +170,7 @@ static gasnete_bval_t gasnete_barrier_finish(gasnete_op_t *op)
     }
     gasnete_bval_t result = gasnete_bval_unpack(op->coll_data & ~GASNETE_BAR_DONE);
     gasnete_op_free(op);
-    __atomic_thread_fence(__ATOMIC_SEQ_CST); /* acquire */
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
     return result;
 }
 
@@ -179,7 +182,7 @@ gex_Event_t gex_Coll_BarrierNB(gex_TM_t tm, gex_Flags_t flags)
     gasnete_op_t *op = gasnete_barrier_start(tm, anon, "gex_Coll_BarrierNB");
     if (gasnete_barrier_test_op(op)) {
         gasnete_op_free(op);
-        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
         return GEX_EVENT_INVALID;
     }
     return &op->ev;

@@ -90,6 +90,19 @@ static inline int gasneti_pshm_val_put(void *p, size_t nbytes, gex_RMA_Value_t v
     }
 }
 
+/* memcpy of n bytes; the common scalar sizes become one load and one store
+ * even when n is only known at run time (a library memcpy call costs more
+ * than the copy at these sizes).  With a constant n the switch folds away. */
+static inline void gasneti_pshm_copy(void *d, const void *s, size_t n)
+{
+    switch (n) {
+    case 8: memcpy(d, s, 8); return;
+    case 4: memcpy(d, s, 4); return;
+    case 16: memcpy(d, s, 16); return;
+    default: memcpy(d, s, n); return;
+    }
+}
+
 static inline void gasneti_pshm_lc_done(gex_Event_t *lc_opt)
 {
     if (lc_opt != GEX_EVENT_NOW && lc_opt != GEX_EVENT_DEFER) *lc_opt = GEX_EVENT_INVALID;
@@ -102,7 +115,7 @@ static inline int gasneti_pshm_PutBlocking(gex_TM_t tm, gex_Rank_t rank, void *d
 {
     void *p = gasneti_pshm_rma_local(tm, rank, dest, nbytes);
     if (!p) return (gex_RMA_PutBlocking)(tm, rank, dest, src, nbytes, flags);
-    memcpy(p, src, nbytes);
+    gasneti_pshm_copy(p, src, nbytes);
     return 0;
 }
 
@@ -112,7 +125,7 @@ static inline int gasneti_pshm_PutNBI(gex_TM_t tm, gex_Rank_t rank, void *dest,
 {
     void *p = gasneti_pshm_rma_local(tm, rank, dest, nbytes);
     if (!p) return (gex_RMA_PutNBI)(tm, rank, dest, src, nbytes, lc_opt, flags);
-    memcpy(p, src, nbytes);
+    gasneti_pshm_copy(p, src, nbytes);
     return 0;
 }
 
@@ -122,7 +135,7 @@ static inline gex_Event_t gasneti_pshm_PutNB(gex_TM_t tm, gex_Rank_t rank, void 
 {
     void *p = gasneti_pshm_rma_local(tm, rank, dest, nbytes);
     if (!p) return (gex_RMA_PutNB)(tm, rank, dest, src, nbytes, lc_opt, flags);
-    memcpy(p, src, nbytes);
+    gasneti_pshm_copy(p, src, nbytes);
     gasneti_pshm_lc_done(lc_opt);
     return GEX_EVENT_INVALID;
 }
@@ -132,7 +145,7 @@ static inline int gasneti_pshm_GetBlocking(gex_TM_t tm, void *dest, gex_Rank_t r
 {
     void *p = gasneti_pshm_rma_local(tm, rank, src, nbytes);
     if (!p) return (gex_RMA_GetBlocking)(tm, dest, rank, src, nbytes, flags);
-    memcpy(dest, p, nbytes);
+    gasneti_pshm_copy(dest, p, nbytes);
     return 0;
 }
 
@@ -141,7 +154,7 @@ static inline int gasneti_pshm_GetNBI(gex_TM_t tm, void *dest, gex_Rank_t rank, 
 {
     void *p = gasneti_pshm_rma_local(tm, rank, src, nbytes);
     if (!p) return (gex_RMA_GetNBI)(tm, dest, rank, src, nbytes, flags);
-    memcpy(dest, p, nbytes);
+    gasneti_pshm_copy(dest, p, nbytes);
     return 0;
 }
 
@@ -150,7 +163,7 @@ static inline gex_Event_t gasneti_pshm_GetNB(gex_TM_t tm, void *dest, gex_Rank_t
 {
     void *p = gasneti_pshm_rma_local(tm, rank, src, nbytes);
     if (!p) return (gex_RMA_GetNB)(tm, dest, rank, src, nbytes, flags);
-    memcpy(dest, p, nbytes);
+    gasneti_pshm_copy(dest, p, nbytes);
     return GEX_EVENT_INVALID;
 }
 
