@@ -8,8 +8,12 @@
  *     1. the query lists one receive and one send thread per HCA, each with
  *        a function, an argument and the HCA's name; a second query gives
  *        the same array; NULL outputs are refused;
- *     2. the threads have not started: a Request from rank 1 is not handled
- *        while rank 0 spins on memory for 500 ms;
+ *     2. the threads have not started: rank 0 sends GO, rank 1 answers with
+ *        a Request that is not handled while rank 0 spins on memory for
+ *        500 ms.  If it was handled on rank 0's own thread (inside the GO
+ *        call, which may poll), the library did nothing wrong but the step
+ *        proved nothing: GO again, at most 3 times.  Handled on any other
+ *        thread: FAIL;
  *     3. rank 0 runs each entry's function on a pthread of its own (in
  *        reverse order: order does not matter), then computes (spins on
  *        memory, no GASNet call) until the Request's handler has run: on
@@ -32,11 +36,11 @@
 #include <string.h>
 #include <time.h>
 
-enum { H_PING, H_PONG, NHANDLERS };
+enum { H_PING, H_PONG, H_GO, NHANDLERS };
 static gex_AM_Entry_t htable[NHANDLERS];
 #define HIDX(h) (htable[h].gex_index)
 
-static uint32_t ping_seen, pong_seen; /* written by handlers, read by spinning threads */
+static uint32_t ping_seen, pong_seen, go_seen; /* written by handlers, read by spinning threads */
 static pthread_t handler_thread;      /* the thread that ran the last handler */
 static pthread_t main_tid;            /* the application's thread */
 static uint32_t wrong_thread;         /* handlers run by neither it nor the receive thread */
@@ -64,6 +68,12 @@ static void pong_h(gex_Token_t t, gex_AM_Arg_t seq)
     (void)t;
     note_thread();
     __atomic_store_n(&pong_seen, (uint32_t)seq, __ATOMIC_RELEASE);
+}
+
+static void go_h(gex_Token_t t, gex_AM_Arg_t seq)
+{
+    (void)t;
+    __atomic_store_n(&go_seen, (uint32_t)seq, __ATOMIC_RELEASE);
 }
 
 static double now_s(void)
@@ -134,6 +144,7 @@ int main(int argc, char **argv)
 {
     htable[H_PING] = (gex_AM_Entry_t){0, (gex_AM_Fn_t)ping_h, GEX_FLAG_AM_REQUEST | GEX_FLAG_AM_SHORT, 1, NULL, "ping"};
     htable[H_PONG] = (gex_AM_Entry_t){0, (gex_AM_Fn_t)pong_h, GEX_FLAG_AM_REPLY | GEX_FLAG_AM_SHORT, 1, NULL, "pong"};
+    htable[H_GO] = (gex_AM_Entry_t){0, (gex_AM_Fn_t)go_h, GEX_FLAG_AM_REQUEST | GEX_FLAG_AM_SHORT, 1, NULL, "go"};
     const char *mode = argc > 1 ? argv[1] : "defer";
     int defer = !strcmp(mode, "defer");
     if (!defer && strcmp(mode, "nodefer")) {
@@ -185,31 +196,46 @@ int main(int argc, char **argv)
     CHECK_MSG(count2 == count && info2 == info, "a second query differs");
     test_barrier();
 
-    /* 2. and 3. */
+    /* 2. and 3.: attempt a is GO(a) from rank 0, then PING(a) from rank 1;
+     * GO(GO_DONE) ends the attempts. */
+    enum { GO_DONE = 1000, ATTEMPTS = 3 };
+    uint32_t a = 1;
     if (test_rank == 1) {
-        gex_AM_RequestShort1(test_tm, 0, HIDX(H_PING), 0, 1);
-        CHECK_MSG(compute_until(&pong_seen, 1, 10, 1), "no Reply from rank 0 within 10 s after it "
-                  "started its progress threads");
+        for (;; a++) {
+            CHECK_MSG(compute_until(&go_seen, a, 10, 1), "no GO %u from rank 0 within 10 s", a);
+            if (__atomic_load_n(&go_seen, __ATOMIC_ACQUIRE) == GO_DONE) break;
+            gex_AM_RequestShort1(test_tm, 0, HIDX(H_PING), 0, (gex_AM_Arg_t)a);
+            CHECK_MSG(compute_until(&pong_seen, a, 10, 1), "no Reply %u from rank 0 within 10 s "
+                      "after it started its progress threads", a);
+        }
+        a--; /* the last PING sent */
     } else {
-        CHECK_MSG(!compute_until(&ping_seen, 1, 0.5, 0), "a handler ran before the client "
-                  "started the deferred progress threads");
+        for (;; a++) {
+            gex_AM_RequestShort1(test_tm, 1, HIDX(H_GO), 0, (gex_AM_Arg_t)a);
+            if (!compute_until(&ping_seen, a, 0.5, 0)) break; /* not handled: step 2 holds */
+            CHECK_MSG(pthread_equal(handler_thread, main_tid), "a handler ran on a thread of the "
+                      "library before the client started the deferred progress threads");
+            CHECK_MSG(a < ATTEMPTS, "%u attempts: PING was handled each time inside rank 0's "
+                      "own GO call, so step 2 could not be checked", a);
+        }
         start_threads(count, info);
         double t0 = now_s();
-        CHECK_MSG(compute_until(&ping_seen, 1, 10, 0), "the client-started receive thread ran "
+        CHECK_MSG(compute_until(&ping_seen, a, 10, 0), "the client-started receive thread ran "
                   "no handler within 10 s while rank 0 computed");
         CHECK_MSG(pthread_equal(handler_thread, rcv_tid), "the handler ran on another thread "
                   "than the one the client made for the receive entry");
-        printf("defer-threads: rank 0: deferred threads: no handler ran in 500 ms; once the "
-               "client started them: handler-ran-on-its-receive-thread after %.1f ms\n",
-               (now_s() - t0) * 1e3);
+        printf("defer-threads: rank 0: deferred threads: no handler ran in 500 ms (attempt %u); "
+               "once the client started them: handler-ran-on-its-receive-thread after %.1f ms\n",
+               a, (now_s() - t0) * 1e3);
         fflush(stdout);
+        gex_AM_RequestShort1(test_tm, 1, HIDX(H_GO), 0, (gex_AM_Arg_t)GO_DONE);
     }
     test_barrier();
     if (test_rank == 1) start_threads(count, info);
     test_barrier();
 
     /* 4. */
-    for (unsigned i = 2; i < n + 2; i++) {
+    for (uint32_t i = a + 1; i < a + 1 + n; i++) {
         if (test_rank == 0) {
             gex_AM_RequestShort1(test_tm, 1, HIDX(H_PING), 0, (gex_AM_Arg_t)i);
             CHECK_MSG(compute_until(&pong_seen, i, 10, 0), "round trip %u: no Reply handled "
