@@ -162,7 +162,7 @@ static inline gasnetc_pshmq_slot_t *fast_claim(gex_Rank_t dest, int is_req, size
     gasnetc_pshmq_t *q = (is_req ? f->reqq : f->repq)[d];
     if (__builtin_expect(nbytes > q->max_payload, 0)) return NULL;
     *qp = q;
-    return gasnetc_pshmq_claim(q, posp);
+    return gasnetc_pshmq_claim_n(q, nbytes, posp);
 }
 
 /* Writes the header of a claimed slot; the arguments come from ap.  Every
