@@ -110,8 +110,19 @@ int gasnet_AMPoll(void)
 
 void gasneti_pollwait_hint(void)
 {
-    /* Idle polls already yield when oversubscribed; here only relax the
-     * spinning core. */
+    /* Wait loops call this between checks of their condition, and some
+     * check several times per poll (a PSHM barrier wait: 8 flag checks per
+     * poll).  A PSHM message that arrived meanwhile is delivered here at
+     * once, so a process that waits keeps draining a stream sent to it
+     * instead of letting it pile up between polls (a few loads when none
+     * is there).  A delivery ends the idle run, as in gasnetc_poll.
+     * Otherwise: idle polls already yield when oversubscribed; here only
+     * relax the spinning core.  Never inside a handler (no wait loop may
+     * run there; this keeps a misplaced one from nesting deliveries). */
+    if (gasnetc_pshm_has_msg() && !gasnetc_in_handler() && gasnetc_pshm_poll(0)) {
+        idle_polls = 0;
+        return;
+    }
 #if defined(__x86_64__) || defined(__i386__)
     __asm__ __volatile__("pause");
 #endif

@@ -26,8 +26,9 @@
 /* Messages delivered per queue and poll call: bounds the time one poll
  * spends in handlers while keeping the per-call overhead amortised (one
  * queue depth by default, so a sender blocked on a full queue is freed by
- * one poll). */
-#define GASNETC_PSHM_POLL_BATCH 32
+ * one poll, and a receiver that polls rarely, e.g. between the flag checks
+ * of a barrier wait, catches up in one poll). */
+#define GASNETC_PSHM_POLL_BATCH 128
 /* Exit word: 0 = nobody exited; else EXIT_SET | (uint32_t)code. */
 #define GASNETC_PSHM_EXIT_SET (UINT64_C(1) << 32)
 
@@ -315,6 +316,13 @@ static inline int maybe_msg(gasnetc_pshmq_t *q)
 {
     uint64_t mask = q->mask;
     return !mask || gasnetc_pshmq_peek1(q, mask, __atomic_load_n(&q->head, __ATOMIC_RELAXED));
+}
+
+int gasnetc_pshm_has_msg(void)
+{
+    gasnetc_pshm_state_t *st = &gasnetc_pshm_state;
+    if (!st->initialized || !st->mapped) return 0;
+    return maybe_msg(st->reqq[st->my_index]) || maybe_msg(st->repq[st->my_index]);
 }
 
 int gasnetc_pshm_poll(int replies_only)

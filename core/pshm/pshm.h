@@ -85,6 +85,10 @@ extern gasnetc_pshm_fast_t gasnetc_pshm_fast;
  * while a handler waits to send a Reply).  Returns the number delivered.
  * Thread-safe in PAR builds (several pollers may run at once). */
 int gasnetc_pshm_poll(int replies_only);
+/* 1 when one of this process's queues may hold a message (the next slot of
+ * a power-of-two queue is published, or the queue is not one): a few loads,
+ * for wait loops that check between polls (gasneti_pollwait_hint). */
+int gasnetc_pshm_has_msg(void);
 
 /* Barrier flags in shared memory (extended/barrier_pshm.c): for each
  * neighbour index i, GASNETC_PSHM_BAR_WINDOW epochs x *rounds entries of
