@@ -23,6 +23,7 @@
 #include "core/gasnet_core_private.h"
 #include "core/ibv/ibv.h"
 #include "core/pshm/pshm.h"
+#include "core/pshm/queue.h"
 
 #include <sched.h>
 #include <unistd.h>
@@ -108,6 +109,14 @@ int gasnet_AMPoll(void)
     return GASNET_OK;
 }
 
+/* Whether the next slot of power-of-two queue q is published (a racy
+ * look: gasnetc_pshm_poll decides). */
+static inline int next_published(gasnetc_pshmq_t *q)
+{
+    uint64_t mask = q->mask;
+    return mask && gasnetc_pshmq_peek1(q, mask, __atomic_load_n(&q->head, __ATOMIC_RELAXED));
+}
+
 void gasneti_pollwait_hint(void)
 {
     /* Wait loops call this between checks of their condition, and some
@@ -119,7 +128,9 @@ void gasneti_pollwait_hint(void)
      * Otherwise: idle polls already yield when oversubscribed; here only
      * relax the spinning core.  Never inside a handler (no wait loop may
      * run there; this keeps a misplaced one from nesting deliveries). */
-    if (gasnetc_pshm_has_msg() && !gasnetc_in_handler() && gasnetc_pshm_poll(0)) {
+    gasnetc_pshmq_t *rep = __atomic_load_n(&gasnetc_pshm_myq[0], __ATOMIC_ACQUIRE);
+    if (rep && (next_published(rep) || next_published(gasnetc_pshm_myq[1])) &&
+        !gasnetc_in_handler() && gasnetc_pshm_poll(0)) {
         idle_polls = 0;
         return;
     }
