@@ -23,6 +23,7 @@
 #include "core/gasnet_core_private.h"
 #include "core/ibv/ibv.h"
 #include "core/pshm/pshm.h"
+#include "core/pshm/queue.h"
 
 #include <sched.h>
 #include <unistd.h>
@@ -108,10 +109,31 @@ int gasnet_AMPoll(void)
     return GASNET_OK;
 }
 
+/* Whether the next slot of power-of-two queue q is published (a racy
+ * look: gasnetc_pshm_poll decides). */
+static inline int next_published(gasnetc_pshmq_t *q)
+{
+    uint64_t mask = q->mask;
+    return mask && gasnetc_pshmq_peek1(q, mask, __atomic_load_n(&q->head, __ATOMIC_RELAXED));
+}
+
 void gasneti_pollwait_hint(void)
 {
-    /* Idle polls already yield when oversubscribed; here only relax the
-     * spinning core. */
+    /* Wait loops call this between checks of their condition, and some
+     * check several times per poll (a PSHM barrier wait: 8 flag checks per
+     * poll).  A PSHM message that arrived meanwhile is delivered here at
+     * once, so a process that waits keeps draining a stream sent to it
+     * instead of letting it pile up between polls (a few loads when none
+     * is there).  A delivery ends the idle run, as in gasnetc_poll.
+     * Otherwise: idle polls already yield when oversubscribed; here only
+     * relax the spinning core.  Never inside a handler (no wait loop may
+     * run there; this keeps a misplaced one from nesting deliveries). */
+    gasnetc_pshmq_t *rep = __atomic_load_n(&gasnetc_pshm_myq[0], __ATOMIC_ACQUIRE);
+    if (rep && (next_published(rep) || next_published(gasnetc_pshm_myq[1])) &&
+        !gasnetc_in_handler() && gasnetc_pshm_poll(0)) {
+        idle_polls = 0;
+        return;
+    }
 #if defined(__x86_64__) || defined(__i386__)
     __asm__ __volatile__("pause");
 #endif

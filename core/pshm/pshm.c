@@ -26,8 +26,9 @@
 /* Messages delivered per queue and poll call: bounds the time one poll
  * spends in handlers while keeping the per-call overhead amortised (one
  * queue depth by default, so a sender blocked on a full queue is freed by
- * one poll). */
-#define GASNETC_PSHM_POLL_BATCH 32
+ * one poll, and a receiver that polls rarely, e.g. between the flag checks
+ * of a barrier wait, catches up in one poll). */
+#define GASNETC_PSHM_POLL_BATCH 128
 /* Exit word: 0 = nobody exited; else EXIT_SET | (uint32_t)code. */
 #define GASNETC_PSHM_EXIT_SET (UINT64_C(1) << 32)
 
@@ -78,6 +79,7 @@ void *gasnetc_pshm_barrier_area(uint32_t *rounds, size_t *per_epoch, size_t *per
 
 /* ---- the AM send fast path's table (pshm.h) --------------------------------------- */
 gasnetc_pshm_fast_t gasnetc_pshm_fast;
+gasnetc_pshmq_t *gasnetc_pshm_myq[2];
 
 /* Only for a neighbourhood that is a run of consecutive ranks with
  * power-of-two queues; otherwise n stays 0 and every AM takes try_send. */
@@ -209,6 +211,10 @@ int gasnetc_pshm_init(const gasneti_bootstrap_ops_t *boot, uint32_t rank, uint32
     if (leader && st->n > 1) gasnetc_pshm_obj_unlink(name);
     st->initialized = 1;
     fast_publish(st);
+    if (st->repq[st->my_index]->mask && st->reqq[st->my_index]->mask) {
+        gasnetc_pshm_myq[1] = st->reqq[st->my_index];
+        __atomic_store_n(&gasnetc_pshm_myq[0], st->repq[st->my_index], __ATOMIC_RELEASE);
+    }
     return 0;
 
 fail_unlink:
@@ -389,6 +395,7 @@ void gasnetc_pshm_fini(void)
      * Bookkeeping arrays are not freed: free() is not async-signal-safe and
      * the queries keep working during exit. */
     gasnetc_pshm_segment_fini();
+    __atomic_store_n(&gasnetc_pshm_myq[0], NULL, __ATOMIC_RELEASE);
     if (!__atomic_exchange_n(&st->mapped, 0, __ATOMIC_ACQ_REL)) return;
     __atomic_store_n(&st->retired, 1, __ATOMIC_RELEASE);
     st->initialized = 0;

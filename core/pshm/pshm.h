@@ -85,6 +85,11 @@ extern gasnetc_pshm_fast_t gasnetc_pshm_fast;
  * while a handler waits to send a Reply).  Returns the number delivered.
  * Thread-safe in PAR builds (several pollers may run at once). */
 int gasnetc_pshm_poll(int replies_only);
+/* This process's Reply and Request queues ([0], [1]) when they are
+ * power-of-two queues (the default), else NULL; NULL before init and from
+ * fini on.  For the check of wait loops between polls
+ * (gasneti_pollwait_hint: is the next slot published?). */
+extern struct gasnetc_pshmq *gasnetc_pshm_myq[2];
 
 /* Barrier flags in shared memory (extended/barrier_pshm.c): for each
  * neighbour index i, GASNETC_PSHM_BAR_WINDOW epochs x *rounds entries of

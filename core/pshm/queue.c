@@ -21,18 +21,14 @@ static inline size_t round_up(size_t x, size_t a)
     return (x + a - 1) / a * a;
 }
 
-size_t gasnetc_pshmq_slot_size(size_t max_payload)
-{
-    if (max_payload > SIZE_MAX / 4) return 0;
-    return GASNETC_PSHMQ_SLOT + round_up(max_payload, GASNETC_PSHMQ_ALIGN);
-}
-
 size_t gasnetc_pshmq_size(uint32_t depth, size_t max_payload)
 {
-    size_t slot = gasnetc_pshmq_slot_size(max_payload);
-    if (depth == 0 || slot == 0) return 0;
-    if (slot > (SIZE_MAX - sizeof(gasnetc_pshmq_t)) / depth) return 0;
-    return sizeof(gasnetc_pshmq_t) + (size_t)depth * slot;
+    if (depth == 0 || max_payload > SIZE_MAX / 4) return 0;
+    size_t buf = round_up(max_payload, GASNETC_PSHMQ_ALIGN), nbuf = gasnetc_pshmq_nbuf(depth);
+    if (buf && nbuf > (SIZE_MAX / 2) / buf) return 0;
+    if ((size_t)depth > (SIZE_MAX / 2 - sizeof(gasnetc_pshmq_t) - nbuf * buf) / GASNETC_PSHMQ_SLOT)
+        return 0;
+    return sizeof(gasnetc_pshmq_t) + (size_t)depth * GASNETC_PSHMQ_SLOT + nbuf * buf;
 }
 
 gasnetc_pshmq_t *gasnetc_pshmq_init(void *mem, uint32_t depth, size_t max_payload)
@@ -45,6 +41,7 @@ gasnetc_pshmq_t *gasnetc_pshmq_init(void *mem, uint32_t depth, size_t max_payloa
     q->buf_size = round_up(max_payload, GASNETC_PSHMQ_ALIGN);
     q->max_payload = q->buf_size;
     q->mask = (depth & (depth - 1)) == 0 ? depth - 1 : 0;
+    q->nbuf = gasnetc_pshmq_nbuf(depth);
     for (uint32_t i = 0; i < depth; i++) {
         gasnetc_pshmq_slot_t *s = gasnetc_pshmq_slot_of(q, q->mask, i);
         s->nbytes = 0;
@@ -63,7 +60,8 @@ gasnetc_pshmq_t *gasnetc_pshmq_attach(void *mem)
     if (!mem || ((uintptr_t)mem % GASNETC_PSHMQ_ALIGN)) return NULL;
     if (__atomic_load_n(&q->magic, __ATOMIC_ACQUIRE) != GASNETC_PSHMQ_MAGIC) return NULL;
     if (q->depth == 0 || q->buf_size != round_up(q->max_payload, GASNETC_PSHMQ_ALIGN) ||
-        q->mask != ((q->depth & (q->depth - 1)) == 0 ? q->depth - 1 : 0))
+        q->mask != ((q->depth & (q->depth - 1)) == 0 ? q->depth - 1 : 0) ||
+        q->nbuf != gasnetc_pshmq_nbuf(q->depth))
         return NULL;
     return q;
 }
@@ -76,7 +74,7 @@ int gasnetc_pshmq_try_send(gasnetc_pshmq_t *q, const gasnetc_am_hdr_t *hdr, cons
 
     if (nbytes > q->max_payload) return -1;
     if (__builtin_expect(q->depth == 0, 0)) return 1; /* retired (zeroed) memory */
-    if (!(s = gasnetc_pshmq_claim_at(q, q->mask, &pos))) return 1; /* full */
+    if (!(s = gasnetc_pshmq_claim_at(q, q->mask, nbytes, &pos))) return 1; /* full */
     /* Constant sizes, so the copies are inlined: up to 6 arguments stay in
      * the slot's first cache line. */
     if (hdr->nargs <= 6)

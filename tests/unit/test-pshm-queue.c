@@ -208,8 +208,87 @@ static void test_inline(void)
     munmap(mem, len);
 }
 
+/* A deep queue shares its payload buffers: a position whose payload needs
+ * a buffer waits (reads as full) until the buffer's earlier users are given
+ * back; inline payloads never wait for a buffer. */
+static void test_bufs(void)
+{
+    enum { DEPTH = 128, MAXP = 1000 };
+    size_t len = gasnetc_pshmq_size(DEPTH, MAXP);
+    void *mem = shared_alloc(len);
+    gasnetc_pshmq_t *q = gasnetc_pshmq_init(mem, DEPTH, MAXP);
+    gasnetc_am_hdr_t h = make_hdr(5, 0, 0);
+    gasnetc_pshmq_slot_t *s, *held[DEPTH];
+    uint64_t pos, nb = GASNETC_PSHMQ_BUFS;
+    int ok = 1;
+
+    check(q && q->nbuf == nb && gasnetc_pshmq_nbuf(DEPTH) == nb && gasnetc_pshmq_nbuf(16) == 16 &&
+              gasnetc_pshmq_nbuf(96) == 96 &&
+              len == sizeof(gasnetc_pshmq_t) + DEPTH * GASNETC_PSHMQ_SLOT + nb * 1024,
+          "depth 128: 32 payload buffers (16 and 96 slots: one per slot), size adds up");
+    for (uint64_t i = 0; i < nb; i++) {
+        s = gasnetc_pshmq_claim_n(q, MAXP, &pos);
+        ok &= s != NULL && pos == i;
+        if (!s) break;
+        s->nbytes = MAXP;
+        memset(gasnetc_pshmq_payload(q, s, pos, MAXP), (int)i + 1, MAXP);
+        gasnetc_pshmq_publish(s, pos);
+    }
+    check(ok, "32 large payloads take the 32 buffers");
+    check(gasnetc_pshmq_claim_n(q, MAXP, &pos) == NULL && gasnetc_pshmq_claim(q, &pos) == NULL &&
+              gasnetc_pshmq_try_send(q, &h, "x", 129) == 1,
+          "the 33rd large payload finds its buffer busy (claim_n, claim, try_send)");
+    s = gasnetc_pshmq_claim_n(q, GASNETC_PSHMQ_INLINE, &pos);
+    check(s && pos == nb && gasnetc_pshmq_try_send(q, &h, "x", 1) == 0,
+          "inline payloads still get slots");
+    if (s) gasnetc_pshmq_publish(s, pos);
+    /* Take positions 0..2 and give back 1 and 2, not 0: buffers 1 and 2
+     * are free, buffer 0 is not. */
+    for (uint64_t i = 0; i < 3; i++) {
+        held[i] = gasnetc_pshmq_peek1(q, q->mask, i);
+        ok &= held[i] != NULL;
+        __atomic_store_n(&q->head, i + 1, __ATOMIC_RELAXED);
+    }
+    check(ok && !gasnetc_pshmq_claim_n(q, MAXP, &pos), "taken but not given back: still busy");
+    if (!ok) return;
+    gasnetc_pshmq_give_back(held[2], 2, DEPTH);
+    gasnetc_pshmq_give_back(held[1], 1, DEPTH);
+    /* Positions 32, 33 are taken; next is 34, whose buffer (2) is free now. */
+    s = gasnetc_pshmq_claim_n(q, MAXP, &pos);
+    check(s && pos == nb + 2 && gasnetc_pshmq_payload(q, s, pos, MAXP) ==
+                                    gasnetc_pshmq_payload(q, held[2], 2, MAXP),
+          "given back out of order: position 34 reuses buffer 2");
+    if (s) gasnetc_pshmq_publish(s, pos);
+    /* Positions up to 63 wrap onto buffers 3..31 (busy); fill 35..95 with
+     * inline messages, then position 96 (buffer 0, users 0, 32, 64) waits
+     * for position 0. */
+    while ((s = gasnetc_pshmq_claim_n(q, 8, &pos)) && pos < 95) gasnetc_pshmq_publish(s, pos);
+    if (s) gasnetc_pshmq_publish(s, pos);
+    check(pos == 95 && !gasnetc_pshmq_claim_n(q, MAXP, &pos), "position 96 waits for position 0");
+    gasnetc_pshmq_give_back(held[0], 0, DEPTH);
+    check(!gasnetc_pshmq_claim_n(q, MAXP, &pos),
+          "position 96 also waits for 32 and 64 (inline, but the buffer's earlier positions)");
+    for (uint64_t i = 3; i <= 64; i++) {
+        gasnetc_pshmq_slot_t *t = gasnetc_pshmq_peek1(q, q->mask, i);
+        ok &= t != NULL;
+        if (!t) break;
+        __atomic_store_n(&q->head, i + 1, __ATOMIC_RELAXED);
+        gasnetc_pshmq_give_back(t, i, DEPTH);
+    }
+    s = gasnetc_pshmq_claim_n(q, MAXP, &pos);
+    const unsigned char *p = gasnetc_pshmq_payload(q, held[0], 0, MAXP);
+    check(ok && s && pos == 96 && gasnetc_pshmq_payload(q, s, pos, MAXP) == p && p[0] == 1 &&
+              p[MAXP - 1] == 1,
+          "all given back: position 96 gets buffer 0, untouched since position 0");
+    munmap(mem, len);
+}
+
 /* ---- contention across processes ------------------------------------------------ */
-enum { NPROD = 3, NCONS = 2, NMSG = 100000, CDEPTH = 16, CMAXP = 120 };
+enum { NPROD = 3, NCONS = 2, NMSG = 100000, CDEPTH = 16, CMAXP = 120, CMAXP_BIG = 300 };
+/* The contention runs' geometry: 16 slots with inline payloads only, or
+ * (deep) 64 slots sharing 32 payload buffers with payloads up to 300
+ * bytes, so that positions wait for their buffer (gasnetc_pshmq_buf_free). */
+static uint32_t cdepth = CDEPTH, cmaxp = CMAXP;
 
 typedef struct {
     uint64_t consumed;           /* messages taken, all consumers */
@@ -224,10 +303,10 @@ static int inline_path;
 
 static void producer(gasnetc_pshmq_t *q, uint32_t id, shared_stats_t *st)
 {
-    uint8_t buf[CMAXP];
+    uint8_t buf[CMAXP_BIG];
     uint64_t full = 0;
     for (uint32_t seq = 0; seq < NMSG; seq++) {
-        uint32_t n = (seq * 37u + id) % (CMAXP + 1);
+        uint32_t n = (seq * 37u + id) % (cmaxp + 1);
         for (uint32_t i = 0; i < n; i++) buf[i] = pattern(id, seq, i);
         gasnetc_am_hdr_t h = make_hdr(id, seq, n);
         h.args[1] = (int32_t)id;
@@ -237,7 +316,8 @@ static void producer(gasnetc_pshmq_t *q, uint32_t id, shared_stats_t *st)
             /* The AM fast path's way (core/am.c): claim, fill in place, publish. */
             gasnetc_pshmq_slot_t *s;
             uint64_t pos;
-            while (!(s = gasnetc_pshmq_claim(q, &pos))) {
+            while (!(s = (seq & 2) ? gasnetc_pshmq_claim_n(q, n, &pos)
+                                   : gasnetc_pshmq_claim(q, &pos))) {
                 full++;
                 sched_yield();
             }
@@ -302,10 +382,10 @@ static void consumer(gasnetc_pshmq_t *q, shared_stats_t *st)
 
 static void test_contention(void)
 {
-    size_t qlen = gasnetc_pshmq_size(CDEPTH, CMAXP);
+    size_t qlen = gasnetc_pshmq_size(cdepth, cmaxp);
     void *mem = shared_alloc(qlen);
     shared_stats_t *st = shared_alloc(sizeof(*st));
-    gasnetc_pshmq_t *q = gasnetc_pshmq_init(mem, CDEPTH, CMAXP);
+    gasnetc_pshmq_t *q = gasnetc_pshmq_init(mem, cdepth, cmaxp);
     pid_t pids[NPROD + NCONS];
     int ok = 1, nchild = 0, ncons = inline_path ? 1 : NCONS;
     struct timespec t0, t1;
@@ -343,7 +423,9 @@ static void test_contention(void)
             if (st->seen[p][s] == 0) missing++;
             if (st->seen[p][s] > 1) dup++;
         }
-    printf("  %d messages in %.2f s; producers saw a full queue %llu times\n", NPROD * NMSG,
+    printf("  depth %u (%llu payload buffers), payloads up to %u B: %d messages in %.2f s; "
+           "producers saw a full queue %llu times\n",
+           cdepth, (unsigned long long)q->nbuf, cmaxp, NPROD * NMSG,
            (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9,
            (unsigned long long)st->full_seen);
     check(st->consumed == (uint64_t)NPROD * NMSG, "every message was consumed once in total");
@@ -417,7 +499,12 @@ int main(void)
     test_nbrhd();
     test_contention();
     test_inline();
+    test_bufs();
     inline_path = 1;
+    test_contention();
+    cdepth = 64, cmaxp = CMAXP_BIG;
+    test_contention();
+    inline_path = 0;
     test_contention();
     printf("%s: %d failure(s)\n", failures ? "FAILED" : "ALL PASSED", failures);
     return failures ? 1 : 0;
