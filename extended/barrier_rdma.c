@@ -39,7 +39,7 @@ static struct {
     int busy;              /* atomic: one reader at a time */
     uint32_t expect[32];   /* per round: next epoch to read (reader only) */
     uint64_t am_seen[32];  /* per round, bit e % 64: epoch e came as an AM (atomic) */
-    uint64_t sent, read;   /* statistics (GASNET_VERBOSEENV is not wired; debuggers) */
+    uint64_t sent, read;   /* statistics, for debuggers (sent: atomic; read: reader only) */
 } RB;
 
 static int after_first(uint32_t epoch) { return (uint32_t)(epoch - RB.first_epoch) < 0x80000000U; }
@@ -90,7 +90,7 @@ int gasnete_rbar_send(uint32_t dest, const gasnete_bar_msg_t *msg)
     gasnete_rbar_encode(msg->epoch, msg->round, msg->value, &w0, &w1);
     if (!gasnetc_ibv_mbox_write(dest, gasnete_rbar_slot_off(msg->round, msg->epoch), w0, w1))
         return 0;
-    RB.sent++;
+    __atomic_add_fetch(&RB.sent, 1, __ATOMIC_RELAXED);
     return 1;
 }
 
