@@ -26,7 +26,9 @@ static GASNETI_TLS int gasnete_bar_in_progress; /* reentrancy guard (per thread)
 
 #define GASNETE_BAR_DONE ((uint64_t)1 << 63)
 /* Mailbox reads between two polls while waiting for an RDMA barrier. */
+#ifndef GASNETE_RBAR_SPIN
 #define GASNETE_RBAR_SPIN 8
+#endif
 
 /* ---- AM glue -------------------------------------------------------------------- */
 
@@ -170,18 +172,19 @@ static gasnete_bval_t gasnete_barrier_finish(gasnete_op_t *op)
      * loop only tests (one progress pass per turn, not two). */
     if (!gasnete_barrier_test_op(op)) {
         struct gasnete_team_s *t = gasneti_the_tm.coll;
-        int rdma = gasnete_rbar_team(t);
+        int rdma = GASNETE_RBAR_SPIN > 0 && gasnete_rbar_team(t);
         /* A new wait: the poll's idle count starts over (a barrier-only loop
          * over RDMA delivers no message, so every poll looks idle). */
         if (rdma) gasnetc_poll_wait_begin();
         do {
             /* RDMA barrier: read the mailbox a few times between polls (a
-             * poll costs far more than a read); sends and completion from
-             * here too.  Other teams' events do not reach this loop. */
+             * poll costs far more than a read), advancing the engine only
+             * when something arrived, so that AMs this rank must answer
+             * wait for at most a few cheap reads.  Other teams' events do
+             * not reach this loop. */
             for (int i = 0; rdma && i < GASNETE_RBAR_SPIN && !gasnete_bar_in_progress; i++) {
                 gasnete_bar_in_progress = 1;
-                gasnete_rbar_poll();
-                barrier_progress_team(t);
+                if (gasnete_rbar_poll()) barrier_progress_team(t);
                 gasnete_bar_in_progress = 0;
                 if (gasnete_barrier_done(op)) break;
                 gasneti_pollwait_hint();
