@@ -13,6 +13,8 @@
  */
 #include "extended/team.h"
 #include "extended/barrier_pshm.h"
+#include "extended/barrier_rdma.h"
+#include "core/gasnet_core_private.h" /* gasnetc_poll_wait_begin */
 
 #include <gasnet_coll.h>
 
@@ -23,6 +25,10 @@
 static GASNETI_TLS int gasnete_bar_in_progress; /* reentrancy guard (per thread) */
 
 #define GASNETE_BAR_DONE ((uint64_t)1 << 63)
+/* Mailbox reads between two polls while waiting for an RDMA barrier. */
+#ifndef GASNETE_RBAR_SPIN
+#define GASNETE_RBAR_SPIN 8
+#endif
 
 /* ---- AM glue -------------------------------------------------------------------- */
 
@@ -63,6 +69,8 @@ static void gasnete_barrier_reqh(gex_Token_t token, gex_AM_Arg_t team, gex_AM_Ar
                            "does not exist here (was the team destroyed early, or created on "
                            "some members only?)",
                            (unsigned)a.src, (unsigned)(uint32_t)team);
+    /* The primordial team's mailbox reader steps over this (epoch, round). */
+    if ((uint32_t)team == gasneti_the_tm.id) gasnete_rbar_am_seen(a.epoch, a.round);
 }
 
 void gasnete_barrier_init(void)
@@ -73,6 +81,7 @@ void gasnete_barrier_init(void)
     };
     gasnetc_register_internal_handlers(table, sizeof(table) / sizeof(table[0]));
     gasnete_pshmbar_init();
+    gasnete_rbar_init();
 }
 
 /* Sends team t's ready messages and completes its finished barriers. */
@@ -85,7 +94,9 @@ static void barrier_progress_team(struct gasnete_team_s *t)
         int what = gasnete_bar_next(&t->bar, &msg, &cookie, &result);
         if (what == 0) break;
         if (what == 1) {
-            gasnetc_AM_RequestShort(&gasneti_the_tm, gasnetc_tm_to_jobrank(t->tm, msg.dest),
+            gex_Rank_t dest = gasnetc_tm_to_jobrank(t->tm, msg.dest);
+            if (gasnete_rbar_team(t) && gasnete_rbar_send(dest, &msg)) continue;
+            gasnetc_AM_RequestShort(&gasneti_the_tm, dest,
                                     GASNETE_BARRIER_HIDX, 4, 0, (gex_AM_Arg_t)t->tm->id,
                                     (gex_AM_Arg_t)msg.epoch,
                                     (gex_AM_Arg_t)(msg.round | (msg.value.kind << 8)),
@@ -103,6 +114,7 @@ void gasnete_barrier_progress(void)
     gasnete_pshmbar_progress();
     if (gasnete_bar_in_progress) return;
     gasnete_bar_in_progress = 1;
+    gasnete_rbar_poll();
     gasnete_team_each_busy(barrier_progress_team);
     gasnete_bar_in_progress = 0;
 }
@@ -162,7 +174,25 @@ static gasnete_bval_t gasnete_barrier_finish(gasnete_op_t *op)
     /* Every poll ends in gasnete_progress, which advances the barrier: the
      * loop only tests (one progress pass per turn, not two). */
     if (!gasnete_barrier_test_op(op)) {
+        struct gasnete_team_s *t = gasneti_the_tm.coll;
+        int rdma = GASNETE_RBAR_SPIN > 0 && gasnete_rbar_team(t);
+        /* A new wait: the poll's idle count starts over (a barrier-only loop
+         * over RDMA delivers no message, so every poll looks idle). */
+        if (rdma) gasnetc_poll_wait_begin();
         do {
+            /* RDMA barrier: read the mailbox a few times between polls (a
+             * poll costs far more than a read), advancing the engine only
+             * when something arrived, so that AMs this rank must answer
+             * wait for at most a few cheap reads.  Other teams' events do
+             * not reach this loop. */
+            for (int i = 0; rdma && i < GASNETE_RBAR_SPIN && !gasnete_bar_in_progress; i++) {
+                gasnete_bar_in_progress = 1;
+                if (gasnete_rbar_poll()) barrier_progress_team(t);
+                gasnete_bar_in_progress = 0;
+                if (gasnete_barrier_done(op)) break;
+                gasneti_pollwait_hint();
+            }
+            if (gasnete_barrier_done(op)) break;
             gasnetc_poll();
             if (gasnete_barrier_done(op)) break;
             gasneti_pollwait_hint();

@@ -9,6 +9,7 @@ libgasnet_sources += \
 	extended/barrier_engine.c \
 	extended/barrier.c \
 	extended/barrier_pshm.c \
+	extended/barrier_rdma.c \
 	extended/hsl.c \
 	extended/legacy.c \
 	extended/ratomic.c \
@@ -22,7 +23,7 @@ libgasnet_sources += \
 	extended/init.c
 
 EXTRA_DIST += extended/README
-noinst_HEADERS += extended/extended_internal.h extended/barrier.h extended/barrier_pshm.h extended/ratomic_ops.h \
+noinst_HEADERS += extended/extended_internal.h extended/barrier.h extended/barrier_pshm.h extended/barrier_rdma.h extended/ratomic_ops.h \
 	extended/team.h extended/coll.h
 
 # Public headers owned by the extended layer.

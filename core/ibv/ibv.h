@@ -117,6 +117,23 @@ int gasnetc_ibv_active(void);
  * rank when no rank uses the network.  Init path only. */
 void gasnetc_ibv_segment_attach(void *addr, uintptr_t size);
 
+/* ---- mailbox (mbox.c): registered bytes peers write by RDMA --------------------- */
+/* Asks for a zeroed mailbox of `bytes` on every rank, registered and
+ * exchanged at gex_Segment_Attach when some rank uses verbs; ready() then
+ * runs on every rank (inside attach, not in a handler).  Call before
+ * attach, alike on every rank.  Init path. */
+void gasnetc_ibv_mbox_request(size_t bytes, void (*ready)(void));
+/* seg.c: sets the mailbox up (collective, inside attach). */
+void gasnetc_ibv_mbox_attach(void);
+/* This rank's mailbox, or NULL before it exists.  Any context. */
+const volatile uint64_t *gasnetc_ibv_mbox_local(void);
+/* Writes the two 8-byte words (w0, w1) at byte offset off (16-aligned) of
+ * dest's mailbox with one RDMA WRITE on QP 0 of the established connection
+ * to dest.  Returns 1 when posted, 0 when dest has no connection now (PSHM
+ * neighbour, self, on-demand peer not connected yet) or no mailbox.  The
+ * two words may become visible in any order.  Not in handlers. */
+int gasnetc_ibv_mbox_write(uint32_t dest, size_t off, uint64_t w0, uint64_t w1);
+
 /* ---- created segments (cseg.c; extended/ep.c at Publish) ------------------- */
 #define GASNETC_IBV_SEGKEYS 8 /* rkeys published per segment (>= HCAs in use) */
 struct gasnetc_ibv_cseg_reg;

@@ -19,6 +19,7 @@ libgasnet_sources += \
 	core/ibv/send.c \
 	core/ibv/recv.c \
 	core/ibv/rndv.c \
+	core/ibv/mbox.c \
 	core/ibv/srq.c \
 	core/ibv/srq_plan.c \
 	core/ibv/cq.c \

@@ -29,6 +29,7 @@ void gasnetc_ibv_segment_attach(void *addr, uintptr_t size)
     for (gex_Rank_t r = 0; r < gasneti_nodes; r++) any |= flags[r];
     free(flags);
     if (!any) return;
+    gasnetc_ibv_mbox_attach(); /* the barrier mailbox (mbox.c), collective like this */
 
     uint32_t mine[GASNETC_IBV_MAX_HCAS] = {0};
     if (t->active && size && GASNETC_SEGMENT_PINNED) {

@@ -15,6 +15,7 @@
  */
 #include "extended/extended_internal.h"
 #include "extended/barrier.h"
+#include "extended/barrier_rdma.h"
 
 #include <gasnet.h>
 #include <stdio.h>
@@ -357,6 +358,49 @@ static void test_engine(void)
     free(b);
 }
 
+/* RDMA barrier mailbox slots (extended/barrier_rdma.h): a slot is accepted
+ * for (epoch, round) only when both words carry that epoch. */
+static void test_rbar_slots(void)
+{
+    static const gasnete_bval_t vals[] = {{GASNETE_BV_ANON, 0}, {GASNETE_BV_NAMED, 7},
+                                          {GASNETE_BV_NAMED, -1}, {GASNETE_BV_NAMED, INT32_MIN},
+                                          {GASNETE_BV_MISMATCH, 0}};
+    static const uint32_t epochs[] = {0, 1, 63, 64, 0x7fffffffU, 0xffffffffU};
+    int ok = 1, stale = 1, torn = 1;
+    for (size_t ei = 0; ei < sizeof(epochs) / sizeof(epochs[0]); ei++)
+        for (uint32_t k = 0; k < 32; k += 7)
+            for (size_t vi = 0; vi < sizeof(vals) / sizeof(vals[0]); vi++) {
+                uint32_t e = epochs[ei];
+                uint64_t w0, w1, o0, o1;
+                gasnete_bval_t v = {9, 9};
+                gasnete_rbar_encode(e, k, vals[vi], &w0, &w1);
+                ok &= gasnete_rbar_decode(w0, w1, e, k, &v) && v.kind == vals[vi].kind &&
+                      v.id == vals[vi].id;
+                /* the same slot's previous content: epoch e - 64 */
+                gasnete_rbar_encode(e - 64, k, vals[(vi + 1) % 5], &o0, &o1);
+                stale &= !gasnete_rbar_decode(o0, o1, e, k, &v);
+                /* one word new, the other old: not yet visible as a whole */
+                torn &= !gasnete_rbar_decode(w0, o1, e, k, &v) &&
+                        !gasnete_rbar_decode(o0, w1, e, k, &v);
+                /* wrong round or wrong epoch asked for */
+                ok &= !gasnete_rbar_decode(w0, w1, e, k + 1, &v) &&
+                      !gasnete_rbar_decode(w0, w1, e + 1, k, &v);
+            }
+    check(ok, "rdma barrier slot: encode/decode round trip (epoch, round, value)");
+    check(stale, "rdma barrier slot: the slot's previous epoch (e - 64) is not accepted");
+    check(torn, "rdma barrier slot: half-written slot (one word old) is not accepted");
+    gasnete_bval_t v;
+    check(!gasnete_rbar_decode(0, 0, 0, 0, &v), "rdma barrier slot: zeroed memory is not epoch 0");
+    uint64_t w0, w1;
+    gasnete_rbar_encode(5, 0, (gasnete_bval_t){GASNETE_BV_ANON, 0}, &w0, &w1);
+    check(!gasnete_rbar_decode(w0 | 0x300, w1, 5, 0, &v), "rdma barrier slot: bad kind rejected");
+    check(gasnete_rbar_slot_off(0, 0) == 0 && gasnete_rbar_slot_off(0, 64) == 0 &&
+              gasnete_rbar_slot_off(1, 0) == 64 * 16 && gasnete_rbar_slot_off(2, 65) == (128 + 1) * 16 &&
+              gasnete_rbar_mbox_bytes(1) == 0 && gasnete_rbar_mbox_bytes(2) == 1024 &&
+              gasnete_rbar_mbox_bytes(5) == 3 * 1024,
+          "rdma barrier slot: offsets (round * 64 + epoch % 64) * 16 and mailbox size");
+}
+
 int main(void)
 {
     test_pool();
@@ -366,6 +410,7 @@ int main(void)
     test_values();
     test_bvals();
     test_engine();
+    test_rbar_slots();
     printf("%d/%d checks passed\n", checks - failures, checks);
     return failures ? 1 : 0;
 }

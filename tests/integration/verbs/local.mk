@@ -31,3 +31,11 @@ tests_integration_verbs_conn_race_SOURCES = tests/integration/verbs/conn-race.c
 tests_integration_verbs_conn_race_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
 tests_integration_verbs_conn_race_CFLAGS = $(IT_CFLAGS)
 tests_integration_verbs_conn_race_LDADD = $(TEST_SEQ_LIBS)
+
+# The primordial team's barrier under the RDMA mailbox and mixed with AMs
+# (tests/softroce/verbs.d/rdmabar.manifest).
+INTEGRATION_TESTS += tests/integration/verbs/rdmabar
+tests_integration_verbs_rdmabar_SOURCES = tests/integration/verbs/rdmabar.c
+tests_integration_verbs_rdmabar_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
+tests_integration_verbs_rdmabar_CFLAGS = $(IT_CFLAGS)
+tests_integration_verbs_rdmabar_LDADD = $(TEST_SEQ_LIBS)
