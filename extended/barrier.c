@@ -112,7 +112,9 @@ static void barrier_progress_team(struct gasnete_team_s *t)
 void gasnete_barrier_progress(void)
 {
     gasnete_pshmbar_progress();
-    if (gasnete_bar_in_progress) return;
+    /* No barrier started anywhere in this process: arrivals wait in their
+     * engines and mailboxes until one starts, so the walk can be skipped. */
+    if (gasnete_bar_in_progress || !gasnete_bar_any_outstanding()) return;
     gasnete_bar_in_progress = 1;
     gasnete_rbar_poll();
     gasnete_team_each_busy(barrier_progress_team);

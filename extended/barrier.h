@@ -101,6 +101,14 @@ int gasnete_bar_arrive(gasnete_bar_t *b, uint32_t src, uint32_t epoch, uint32_t 
  * *result), 0 when nothing is ready.  Never sends. */
 int gasnete_bar_next(gasnete_bar_t *b, gasnete_bar_msg_t *msg, void **cookie,
                      gasnete_bval_t *result);
+/* Barriers started and not yet complete over every engine of this process
+ * (racy snapshot): 0 lets a poll skip the walk over the teams. */
+extern uint32_t gasnete_bar_all_outstanding;
+static inline uint32_t gasnete_bar_any_outstanding(void)
+{
+    return __atomic_load_n(&gasnete_bar_all_outstanding, __ATOMIC_RELAXED);
+}
+
 /* Barriers started here and not yet complete (racy snapshot, no lock). */
 static inline uint32_t gasnete_bar_outstanding(const gasnete_bar_t *b)
 {

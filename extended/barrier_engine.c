@@ -63,6 +63,8 @@ int gasnete_bval_result_flags(gasnete_bval_t result, int rc, int *id)
 
 /* ---- engine ------------------------------------------------------------------ */
 
+uint32_t gasnete_bar_all_outstanding;
+
 uint32_t gasnete_bar_nrounds(uint32_t n)
 {
     uint32_t r = 0;
@@ -111,6 +113,7 @@ int gasnete_bar_start(gasnete_bar_t *b, gasnete_bval_t mine, void *cookie, uint3
     s->next_round = 0;
     b->next_epoch = e + 1;
     __atomic_store_n(&b->outstanding, b->outstanding + 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&gasnete_bar_all_outstanding, 1, __ATOMIC_RELAXED);
     if (epoch) *epoch = e;
 out:
     gasneti_mutex_unlock(&b->lock);
@@ -191,6 +194,7 @@ int gasnete_bar_next(gasnete_bar_t *b, gasnete_bar_msg_t *msg, void **cookie,
             if (s->in_use && s->started && s->epoch == e) break;
             span--;
         }
+        __atomic_sub_fetch(&gasnete_bar_all_outstanding, b->outstanding - span, __ATOMIC_RELAXED);
         __atomic_store_n(&b->outstanding, span, __ATOMIC_RELAXED);
     }
     gasneti_mutex_unlock(&b->lock);
