@@ -90,8 +90,7 @@ EXTRA_DIST += \
 	tests/softroce/multirail.manifest \
 	tests/softroce/rail-traffic.sh \
 	tests/softroce/rnr-zero.sh \
-	tests/softroce/srq-mem-model.sh \
-	tests/softroce/rbuf-mem-model.sh \
+	tests/softroce/mem-model.sh \
 	tests/softroce/rbuf-bench.sh \
 	tests/softroce/verbs.d/rbuf.manifest \
 	tests/softroce/verbs.d/srq.manifest \
