@@ -140,6 +140,7 @@ static gasnete_op_t *gasnete_barrier_start(gex_TM_t tm, gasnete_bval_t mine, con
     gasnete_op_t *op = gasnete_op_alloc(gasnete_mythread());
     op->ev.kind = GASNETE_EV_COLL;
     op->coll_test = gasnete_barrier_test_op;
+    op->coll_wait = NULL;
     op->coll_data = 0;
     /* Release: this rank's earlier accesses happen before any rank leaves the
      * barrier; acquire at the end.  Neither needs a full fence (an mfence

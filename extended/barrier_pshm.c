@@ -161,6 +161,7 @@ int gasnete_pshmbar_is(const gasnete_op_t *op)
 void gasnete_pshmbar_start(gasnete_op_t *op, gasnete_bval_t mine)
 {
     op->coll_test = pshmbar_test;
+    op->coll_wait = gasnete_pshmbar_wait;
     op->coll_data = 0;
     pb_lock();
     /* At most half a window of incomplete barriers (see the top). */

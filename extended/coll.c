@@ -328,6 +328,7 @@ static gex_Event_t coll_start(coll_state_t *s)
     gasnete_op_t *op = gasnete_op_alloc(gasnete_mythread());
     op->ev.kind = GASNETE_EV_COLL;
     op->coll_test = coll_test;
+    op->coll_wait = NULL;
     op->coll_data = (uint64_t)(uintptr_t)s;
     if (coll_test(op)) {
         gasnete_op_free(op);

@@ -126,6 +126,9 @@ typedef struct gasnete_op_s {
     gasnete_ctr_t op;
     gasnete_ctr_t lc;
     gasnete_coll_test_fn coll_test; /* COLL only */
+    /* COLL only: NULL, or a wait that returns once coll_test would succeed
+     * (gex_Event_Wait uses it; the PSHM barrier's flag-checking wait) */
+    void (*coll_wait)(struct gasnete_op_s *op);
     uint64_t coll_data;             /* COLL only: owner's data (epoch, result) */
     struct gasnete_op_s *next;      /* pool link */
 } gasnete_op_t;

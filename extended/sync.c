@@ -6,7 +6,6 @@
  * handler is a fatal error naming the call.
  */
 #include "extended/extended_internal.h"
-#include "extended/barrier_pshm.h"
 
 static inline void gasnete_check_not_in_handler(const char *caller)
 {
@@ -36,14 +35,15 @@ void gex_Event_Wait(gex_Event_t event)
     if (event == GEX_EVENT_INVALID) return;
     gasnete_check_not_in_handler("gex_Event_Wait");
     if (gasnete_event_test(event, "gex_Event_Wait") == GASNET_OK) return;
-    /* A shared-memory barrier waits as a blocking barrier does: flag checks
-     * between polls and a fresh idle run, so a loop of BarrierNB + Wait
-     * does not yield at every poll (0.55 us per barrier against 0.12 us
-     * blocking, 2 processes).  Other waits keep the poll's idle run: in the
-     * Soft-RoCE guest the yields are what lets the kernel's rxe work run
-     * beside two spinning ranks. */
-    if (event->kind == GASNETE_EV_COLL && gasnete_pshmbar_is(gasnete_op_of_root(event)))
-        gasnete_pshmbar_wait(gasnete_op_of_root(event));
+    /* A collective with a wait of its own uses it: the shared-memory
+     * barrier checks its flags between polls and starts a fresh idle run,
+     * as the blocking barrier does, so a loop of BarrierNB + Wait does not
+     * yield at every poll (0.55 us per barrier against 0.12 us blocking, 2
+     * processes).  Other waits keep the poll's idle run: in the Soft-RoCE
+     * guest the yields are what lets the kernel's rxe work run beside two
+     * spinning ranks. */
+    gasnete_op_t *coll = event->kind == GASNETE_EV_COLL ? gasnete_op_of_root(event) : NULL;
+    if (coll && coll->coll_wait) coll->coll_wait(coll);
     while (gasnete_event_test(event, "gex_Event_Wait") != GASNET_OK) gasnete_wait_poll();
 }
 
