@@ -173,7 +173,7 @@ static gasnete_op_t *gasnete_barrier_start(gex_TM_t tm, gasnete_bval_t mine, con
 /* Polls until op completes; returns its result and frees op. */
 static gasnete_bval_t gasnete_barrier_finish(gasnete_op_t *op)
 {
-    if (gasnete_pshmbar_is(op)) gasnete_pshmbar_wait(op); /* shared-memory flags */
+    if (op->coll_wait) op->coll_wait(op); /* shared-memory flags (barrier_pshm.c) */
     /* Every poll ends in gasnete_progress, which advances the barrier: the
      * loop only tests (one progress pass per turn, not two). */
     if (!gasnete_barrier_test_op(op)) {

@@ -153,11 +153,6 @@ static int pshmbar_test(gasnete_op_t *op)
     return (__atomic_load_n(&op->coll_data, __ATOMIC_ACQUIRE) & GASNETE_PSHMBAR_DONE) != 0;
 }
 
-int gasnete_pshmbar_is(const gasnete_op_t *op)
-{
-    return op->coll_test == pshmbar_test;
-}
-
 void gasnete_pshmbar_start(gasnete_op_t *op, gasnete_bval_t mine)
 {
     op->coll_test = pshmbar_test;

@@ -15,10 +15,8 @@ void gasnete_pshmbar_init(void);
 int gasnete_pshmbar_usable(const struct gasnete_team_s *t);
 /* Starts this rank's next barrier with contribution mine; completion is
  * reported in op->coll_data as by the AM engine (bit 63 + packed value),
- * op->coll_test advances it. */
+ * op->coll_test advances it and op->coll_wait is gasnete_pshmbar_wait. */
 void gasnete_pshmbar_start(gasnete_op_t *op, gasnete_bval_t mine);
-/* 1 if op is a barrier of this kind. */
-int gasnete_pshmbar_is(const gasnete_op_t *op);
 /* Waits (spinning on the flags, polling every few checks) until op is
  * complete. */
 void gasnete_pshmbar_wait(gasnete_op_t *op);
