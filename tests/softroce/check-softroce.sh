@@ -28,9 +28,10 @@
 # run, default all; "none" = none), SOFTROCE_VARIANTS_FRESH=1 (rebuild from
 # scratch instead of reusing a variant build made with the same options),
 # SOFTROCE_VARIANT_TIMEOUT (per build step, default 1200 s).
-# Closes with "check-softroce: N passed, N failed, N skipped" (the sums of
-# the layouts' checks, plus failed variant builds) and the wall time of
-# every part.
+# Closes with the wall time of every part, one "check-softroce: failed in
+# layout L: FAIL ..." line per failing check (CI shows only the last lines),
+# then "check-softroce: N passed, N failed, N skipped" (the sums of the
+# layouts' checks, plus failed variant builds).
 set -u
 HERE=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
 SRC=$(cd "$HERE/../.." && pwd -P)
@@ -230,6 +231,7 @@ out=$("$HERE/softroce-run" --prepare 2>&1) ||
 echo "check-softroce: guest ready in $(( $(date +%s) - t0 )) s ($(echo "$out" | tail -1 | sed 's/^softroce-run: ready: //'))"
 
 P=0 F=$VFAIL S=0 rc_all=0
+FAILED=()   # "layout L: FAIL name (...)" lines, repeated at the end
 [ $VFAIL = 0 ] || rc_all=1
 for layout in $LAYOUTS; do
     log=$(mktemp /tmp/check-softroce.XXXXXX)
@@ -257,8 +259,15 @@ for layout in $LAYOUTS; do
     parts=$(sed -n 's/^run-verbs-tests: \(.*\) took \([0-9]*\) s$/\1 \2 s/p' "$log" | paste -sd, | sed 's/,/, /g')
     boot=$(sed -n 's/^softroce-run: wall .* = boot\/setup\/power-off \([0-9.]*\) s .*/\1/p' "$log" | tail -1)
     TIMES+=("layout $layout: $wall s (boot/setup/power-off ${boot:-?} s; ${parts:-no timings})")
+    # the failing checks by name: CI shows only this script's last lines
+    while IFS= read -r l; do
+        FAILED+=("layout $layout: $l")
+    done < <(sed -n 's/^ *\(FAIL [^ ].*\)/\1/p' "$log" | head -n 20)
     rm -f "$log"
 done
 echo "check-softroce: times: $(printf '%s; ' "${TIMES[@]}")total $(since "$T_ALL") s"
+for l in ${FAILED[@]+"${FAILED[@]}"}; do
+    echo "check-softroce: failed in $l"
+done
 echo "check-softroce: $P passed, $F failed, $S skipped"
 [ $rc_all = 0 ] && [ $F = 0 ]
