@@ -49,6 +49,7 @@ static struct {
     char *area;         /* shared flags */
     uint32_t me, n, rounds;
     size_t per_epoch, per_rank;
+    const char *from[32]; /* per round: the entries of the rank heard from */
     uint32_t next_epoch; /* next epoch started here */
     uint32_t oldest;     /* oldest epoch started here and not complete */
     int busy;            /* PAR: the state's spin flag */
@@ -84,6 +85,13 @@ void gasnete_pshmbar_init(void)
     pb.rounds = rounds;
     pb.per_epoch = per_epoch;
     pb.per_rank = per_rank;
+    /* Round k hears from rank me - 2^k: computed once, not per flag check
+     * (two integer divisions cost about as much as the check). */
+    for (uint32_t k = 0; k < rounds && k < 32; k++) {
+        uint32_t from = (pb.me + n - (uint32_t)(((uint64_t)1 << k) % n)) % n;
+        pb.from[k] = pb.area + (size_t)from * per_rank + (size_t)k * GASNETC_PSHM_BAR_ENTRY;
+    }
+    if (rounds > 32) return; /* 2^32 ranks: not reachable */
     __atomic_store_n(&pb.usable, 1, __ATOMIC_RELEASE);
 }
 
@@ -113,8 +121,9 @@ static int advance(uint32_t e, pshmbar_slot_t *s)
 {
     while (s->round < pb.rounds) {
         uint32_t k = s->round;
-        uint32_t from = (pb.me + pb.n - (uint32_t)(((uint64_t)1 << k) % pb.n)) % pb.n;
-        const pshmbar_flag_t *f = flag_of(from, e, k);
+        const pshmbar_flag_t *f =
+            (const pshmbar_flag_t *)(pb.from[k] +
+                                     (size_t)(e % GASNETC_PSHM_BAR_WINDOW) * pb.per_epoch);
         if (__atomic_load_n(&f->epoch_p1, __ATOMIC_ACQUIRE) != e + 1) return 0;
         gasnete_bval_t v = {f->kind, f->id};
         s->acc = gasnete_bval_join(s->acc, v);

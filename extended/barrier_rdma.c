@@ -38,6 +38,7 @@ static struct {
     const volatile uint64_t *mbox;
     int busy;              /* atomic: one reader at a time */
     uint32_t expect[32];   /* per round: next epoch to read (reader only) */
+    uint32_t src[32];      /* per round: the rank heard from (me - 2^k) */
     uint64_t am_seen[32];  /* per round, bit e % 64: epoch e came as an AM (atomic) */
     uint64_t sent, read;   /* statistics, for debuggers (sent: atomic; read: reader only) */
 } RB;
@@ -53,8 +54,11 @@ static void rbar_ready(void)
     gasneti_mutex_lock(&RB.team->bar.lock);
     RB.first_epoch = RB.team->bar.next_epoch;
     gasneti_mutex_unlock(&RB.team->bar.lock);
+    uint32_t me = RB.team->bar.me, n = RB.team->bar.n;
     for (uint32_t k = 0; k < 32; k++) {
         RB.expect[k] = RB.first_epoch;
+        /* computed once: a poll reads the mailbox 8 times between polls */
+        RB.src[k] = n ? (me + n - (uint32_t)(((uint64_t)1 << k) % n)) % n : 0;
         __atomic_store_n(&RB.am_seen[k], 0, __ATOMIC_RELAXED);
     }
     __atomic_store_n(&RB.on, 1, __ATOMIC_RELEASE);
@@ -120,7 +124,7 @@ int gasnete_rbar_poll(void)
 #endif
     int got = 0;
     for (uint32_t k = 0; k < RB.nrounds; k++) {
-        uint32_t src = (b->me + b->n - (uint32_t)(((uint64_t)1 << k) % b->n)) % b->n;
+        uint32_t src = RB.src[k];
         for (;;) {
             uint32_t e = RB.expect[k];
             uint64_t bit = (uint64_t)1 << (e % 64);
