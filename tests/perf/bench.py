@@ -67,7 +67,7 @@ def parse_args(argv):
                         "demand: the first run takes minutes)")
     p.add_argument("--no-debug-icount", action="store_true",
                    help="count the release build only")
-    p.add_argument("--guest-timeout", type=int, default=540, help="guest time limit, s")
+    p.add_argument("--guest-timeout", type=int, default=660, help="guest time limit, s")
     p.add_argument("--softroce-run", help="softroce-run path (default SRCDIR/tests/softroce/)")
     p.add_argument("--verbs-native", action="store_true",
                    help="run the verbs phase on this host (it has an HCA) instead of the guest")

@@ -45,16 +45,25 @@ def perftest_plan(profile):
 
 PERFTEST_RESERVE_S = 200  # kept for perftest when our programs are slow
 ROUNDS = 3                # alternating rounds of ours + perftest (quick: 1)
+# Then up to LAT_ROUNDS short rounds of the 8-byte latency rows only (ours
+# and their perftest pairs, alternating): a round trip in the emulated
+# guest moves 1.5-2x between minutes (which vCPU runs a rank, and where the
+# kernel's rxe work runs), so these rows get more samples on both sides.
+LAT_ROUNDS = 4
+LAT_ARGS = {"perf-am": ["--tests", "am_short_rtt,am_medium_rtt,am_long_rtt", "--sizes", "8"],
+            "perf-rma": ["--tests", "put_lat,get_lat", "--sizes", "8"],
+            "perf-barrier": []}
+LAT_PLAN = [("ib_send_lat", 8), ("ib_write_lat", 8), ("ib_read_lat", 8)]
 
 
 def run_ours(builddir, profile, ranks, launcher_args, log, deadline, save, only=None,
-             reserve=PERFTEST_RESERVE_S):
+             reserve=PERFTEST_RESERVE_S, lat_only=False):
     """{program: {"reason": str|None, "doc": dict|None}} for our programs,
     the short latency ones first (perf-rma's bandwidth sizes take most of a
     round).  Leaves reserve seconds before the deadline (the round's
     perftest still to run); save() after each.  only: the programs to run
     without a probe (later rounds: those that worked in the first); None =
-    all, each probed first."""
+    all, each probed first.  lat_only: the 8-byte latency tests (LAT_ARGS)."""
     launcher = os.path.join(builddir, "gasnetrun_ibv")
     env = dict(os.environ)
     env["GASNET_SUPERNODE_MAXSIZE"] = "1"
@@ -77,7 +86,10 @@ def run_ours(builddir, profile, ranks, launcher_args, log, deadline, save, only=
             ours[prog] = {"reason": "%s: probe run %s" % (NOT_AVAILABLE, reason), "doc": None}
         else:
             left = deadline - reserve - time.time()
-            args = ["--sizes", cfg.size_list(cfg.program_sizes(profile, prog))] + profile[prog]
+            if lat_only:
+                args = LAT_ARGS[prog] + profile[prog]
+            else:
+                args = ["--sizes", cfg.size_list(cfg.program_sizes(profile, prog))] + profile[prog]
             doc, reason = cfg.run_json_program(base + args,
                                                int(max(10, min(profile["timeout"], left))),
                                                env, log)
@@ -89,10 +101,11 @@ def run_ours(builddir, profile, ranks, launcher_args, log, deadline, save, only=
 
 
 def run_perftest(profile, dev, gid_index, server_ip, server_prefix, quick, log, deadline,
-                 records, save):
-    """Runs the plan, appending to records (save() after each run)."""
+                 records, save, plan=None):
+    """Runs the plan (default: perftest_plan), appending to records (save()
+    after each run)."""
     port = 18515
-    for tool, size in perftest_plan(profile):
+    for tool, size in (plan or perftest_plan(profile)):
         port += 1
         left = deadline - time.time()
         if left < 15:
@@ -253,6 +266,29 @@ def main(args):
                 round_s = time.time() - r0
                 out["rounds"] = len(rounds_ours)
                 print("bench: verbs round %d done (%.0f s)" % (rnd + 1, round_s), flush=True)
+            lat_s = 60.0  # a guess until one latency round was timed
+            for rnd in range(0 if args.quick or not only else LAT_ROUNDS):
+                r0 = time.time()
+                if deadline - r0 < 1.2 * lat_s:
+                    break
+                ours_r, pt_r = {}, []
+                rounds_ours.append(ours_r)
+                rounds_pt.append(pt_r)
+                steps = [lambda: ours_r.update(run_ours(
+                             args.builddir, profile, args.verbs_ranks, args.verbs_launcher_args,
+                             log, deadline, save, only, 0, lat_only=True))]
+                if out["perftest_version"] is not None:
+                    steps.append(lambda: run_perftest(
+                        profile, dev, gid, ip, args.perftest_server_prefix, args.quick, log,
+                        deadline, pt_r, save, plan=LAT_PLAN))
+                for step in (steps if rnd % 2 else steps[::-1]):
+                    step()
+                    out["ours"] = merge_ours(rounds_ours)
+                    out["perftest"] = merge_perftest(rounds_pt)
+                    save()
+                lat_s = time.time() - r0
+                out["lat_rounds"] = rnd + 1
+                print("bench: verbs latency round %d done (%.0f s)" % (rnd + 1, lat_s), flush=True)
     save()
     return 0
 
