@@ -200,8 +200,14 @@ int main(int argc, char **argv)
                   "round %u replies: medium %u long %u short %u, expected %u/%u/%u", round,
                   got_rep_med, got_rep_long, got_rep_short, expect, expect, 2 * expect);
     }
+    /* Every rank sent ROUNDS to each rank, this one included.  A barrier
+     * does not order AMs sent before it: with the RDMA barrier the
+     * barrier's write can be read before an earlier Request's receive
+     * completion is polled, so wait for the Requests themselves. */
+    double t1 = test_now();
+    GASNET_BLOCKUNTIL(got_req_0 == expect || test_now() - t1 > 120);
     test_barrier();
-    CHECK_EQ(got_req_0, expect); /* every rank sent ROUNDS to each rank, this one included */
+    CHECK_EQ(got_req_0, expect);
     free(cbuf);
     test_pass();
 }
