@@ -84,6 +84,12 @@ typedef struct {
 
 /* Number of dissemination rounds for n ranks: ceil(log2(n)).  Pure. */
 uint32_t gasnete_bar_nrounds(uint32_t n);
+/* The rank that rank me of n hears from in round k: me - 2^k (mod n).
+ * Two divisions: callers on a polling path compute it once per round. */
+static inline uint32_t gasnete_bar_round_src(uint32_t me, uint32_t n, uint32_t k)
+{
+    return (me + n - (uint32_t)(((uint64_t)1 << k) % n)) % n;
+}
 /* Resets b for rank me of n (n >= 1).  Not thread-safe (init only). */
 void gasnete_bar_setup(gasnete_bar_t *b, uint32_t me, uint32_t n);
 /* Starts this rank's next barrier with contribution mine.  Returns 0, 1 when

@@ -125,7 +125,7 @@ int gasnete_bar_arrive(gasnete_bar_t *b, uint32_t src, uint32_t epoch, uint32_t 
 {
     int rc = 0;
     if (round >= b->nrounds) return -1;
-    if (src != (b->me + b->n - (uint32_t)(((uint64_t)1 << round) % b->n)) % b->n) return -1;
+    if (src != gasnete_bar_round_src(b->me, b->n, round)) return -1;
     gasneti_mutex_lock(&b->lock);
     /* An arrival is for an epoch this rank has not finished: at most
      * WINDOW/2 behind the next one it starts, or at most WINDOW/2 ahead. */

@@ -85,13 +85,12 @@ void gasnete_pshmbar_init(void)
     pb.rounds = rounds;
     pb.per_epoch = per_epoch;
     pb.per_rank = per_rank;
-    /* Round k hears from rank me - 2^k: computed once, not per flag check
-     * (two integer divisions cost about as much as the check). */
-    for (uint32_t k = 0; k < rounds && k < 32; k++) {
-        uint32_t from = (pb.me + n - (uint32_t)(((uint64_t)1 << k) % n)) % n;
-        pb.from[k] = pb.area + (size_t)from * per_rank + (size_t)k * GASNETC_PSHM_BAR_ENTRY;
-    }
     if (rounds > 32) return; /* 2^32 ranks: not reachable */
+    /* Round k's flags, computed once, not per flag check (two integer
+     * divisions cost about as much as the check). */
+    for (uint32_t k = 0; k < rounds; k++)
+        pb.from[k] = pb.area + (size_t)gasnete_bar_round_src(pb.me, n, k) * per_rank +
+                     (size_t)k * GASNETC_PSHM_BAR_ENTRY;
     __atomic_store_n(&pb.usable, 1, __ATOMIC_RELEASE);
 }
 

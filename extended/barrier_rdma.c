@@ -58,7 +58,7 @@ static void rbar_ready(void)
     for (uint32_t k = 0; k < 32; k++) {
         RB.expect[k] = RB.first_epoch;
         /* computed once: a poll reads the mailbox 8 times between polls */
-        RB.src[k] = n ? (me + n - (uint32_t)(((uint64_t)1 << k) % n)) % n : 0;
+        RB.src[k] = n ? gasnete_bar_round_src(me, n, k) : 0;
         __atomic_store_n(&RB.am_seen[k], 0, __ATOMIC_RELAXED);
     }
     __atomic_store_n(&RB.on, 1, __ATOMIC_RELEASE);
