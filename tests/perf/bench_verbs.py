@@ -223,6 +223,12 @@ def main(args):
                 out["reason"] = "perftest is not installed (contrib/install-deps.sh)"
             rounds_ours, rounds_pt, only = [], [], None
             pt_s = None  # how long the last round's perftest took
+
+            def save_round():
+                out["ours"] = merge_ours(rounds_ours)
+                out["perftest"] = merge_perftest(rounds_pt)
+                save()
+
             for rnd in range(1 if args.quick else ROUNDS):
                 r0 = time.time()
                 if rnd and deadline - r0 < 1.2 * round_s:
@@ -253,11 +259,6 @@ def main(args):
                                      args.quick, log, deadline, pt_r, save)
                     pt_s = time.time() - p0
 
-                def save_round():
-                    out["ours"] = merge_ours(rounds_ours)
-                    out["perftest"] = merge_perftest(rounds_pt)
-                    save()
-
                 for step in ((do_perftest, do_ours) if pt_first else (do_ours, do_perftest)):
                     step()
                     save_round()
@@ -283,9 +284,7 @@ def main(args):
                         deadline, pt_r, save, plan=LAT_PLAN))
                 for step in (steps if rnd % 2 else steps[::-1]):
                     step()
-                    out["ours"] = merge_ours(rounds_ours)
-                    out["perftest"] = merge_perftest(rounds_pt)
-                    save()
+                    save_round()
                 lat_s = time.time() - r0
                 out["lat_rounds"] = rnd + 1
                 print("bench: verbs latency round %d done (%.0f s)" % (rnd + 1, lat_s), flush=True)
