@@ -453,9 +453,47 @@ def verbs_rows(args, raw, reason, env):
             ref = verbs_reference(raw, test, size, args.verbs_ranks)
         else:
             ref = ("perftest", None, reason, "perftest in the same guest boot")
-        rows.append(make_row(env, prog, test, size, args.verbs_ranks, vals, why, extra, ref,
-                             args.statistic))
+        row = make_row(env, prog, test, size, args.verbs_ranks, vals, why, extra, ref,
+                       args.statistic)
+        if test.startswith("barrier") and raw is not None:
+            row["measured_reference"] = measured_barrier_reference(raw, row, args.verbs_ranks)
+        rows.append(row)
     return rows
+
+
+def measured_barrier_reference(raw, row, ranks):
+    """The barrier row's second reference: ceil(log2 n) rounds of
+    ref-verbs' measured exchange (both ranks write at once, then wait), as
+    the dissemination barrier's rounds are.  The row's own reference stays
+    the one-way ib_send_lat per round (issue 17's acceptance)."""
+    steps = max(1, math.ceil(math.log2(max(ranks, 2))))
+    rec = raw.get("ref_verbs") or {}
+    out = {"name": "%d x ref-verbs exchange round" % steps, "value": None,
+           "reason": rec.get("reason") or "ref-verbs was not run", "ratio": None,
+           "derivation": "measured: %d x tests/perf/ref-verbs verbs_xchg_lat (best repetition "
+                         "of all rounds; raw verbs, 8-byte inline RDMA WRITEs both ways at "
+                         "once)" % steps}
+    if rec.get("ok"):
+        out.update(value=steps * rec["xchg_us"], reason=None,
+                   rounds=[steps * v for v in rec.get("rounds", [])])
+        if row["ours"]["value"] is not None:
+            out["ratio"] = row["ours"]["value"] / out["value"]
+    return out
+
+
+def barrier_notes(rows):
+    """One line per verbs barrier row: ours against both references."""
+    notes = []
+    for r in rows:
+        m = r.get("measured_reference")
+        if not m or m["value"] is None or r["ratio"] is None:
+            continue
+        notes.append("%s %s: ours %.4g us = %.2fx %s (%.4g us, derived) and %.2fx %s (%.4g us, "
+                     "measured); the measured round is %.2fx the derived one" % (
+                         r["env"], r["test"], r["ours"]["value"], r["ratio"],
+                         r["reference"]["name"], r["reference"]["value"], m["ratio"],
+                         m["name"], m["value"], m["value"] / r["reference"]["value"]))
+    return notes
 
 
 def fmt_val(v, unit):
@@ -492,6 +530,8 @@ def print_table(rows, statistic):
             "%.3g" % r["ratio"] if r["ratio"] is not None else "-", note))
     for i, why in enumerate(reasons):
         print("  [%d] %s" % (i + 1, why))
+    for line in barrier_notes(rows):
+        print("  " + line)
     print()
 
 
@@ -684,6 +724,7 @@ def main(argv):
                      "perftest_version": (raw or {}).get("perftest_version"),
                      "ours_status": ours_status})
         rows += vr
+        notes += barrier_notes(vr)
         if env == "softroce":
             notes.append("Soft-RoCE runs under full emulation (TCG): absolute numbers are ~1000x "
                          "below hardware; only the ratios to perftest mean something.")

@@ -8,7 +8,8 @@ In one boot it
      hangs there is recorded as not available with the reason, so a missing
      or broken verbs transport costs seconds, not the whole time budget; a
      program that passes the probe is then run with the profile's options;
-  2. runs the perftest pairs the ratio table needs (perftest_plan);
+  2. runs the perftest pairs the ratio table needs (perftest_plan) and
+     tests/perf/ref-verbs (the measured barrier round perftest lacks);
   3. repeats 1 and 2 for up to ROUNDS rounds while the time budget allows
      one more (odd rounds run perftest first), so that ours and the
      reference alternate in the same boot: a host that is busy for a
@@ -124,6 +125,41 @@ def run_perftest(profile, dev, gid_index, server_ip, server_prefix, quick, log, 
         save()
 
 
+# tests/perf/ref-verbs: the measured reference of one 2-rank barrier round
+# (both write at once, then wait), which perftest has no tool for.
+REF_VERBS_ARGS = {False: ["--iters", "1000", "--reps", "3"], True: ["--iters", "200", "--reps", "1"]}
+
+
+def run_ref_verbs(builddir, dev, gid_index, quick, log, records, save):
+    """Runs ref-verbs once; appends {"ok", "reason", "command", "xchg_us",
+    "rtt_us"} (best repetition of each test) to records, then save()."""
+    cmd = [os.path.join(builddir, "tests", "perf", "ref-verbs"), "--dev", dev]
+    if gid_index is not None:
+        cmd += ["--gid-index", str(gid_index)]
+    cmd += REF_VERBS_ARGS[bool(quick)]
+    doc, reason = cfg.run_json_program(cmd, 90, None, log)
+    rec = {"command": " ".join(cmd), "ok": False, "reason": reason}
+    if doc:
+        got = {r["test"]: r.get("min") for r in doc.get("results", [])}
+        if got.get("verbs_xchg_lat") and got.get("verbs_write_rtt"):
+            rec.update(ok=True, xchg_us=got["verbs_xchg_lat"], rtt_us=got["verbs_write_rtt"])
+        else:
+            rec["reason"] = "ref-verbs gave no usable result"
+    print("bench: %-12s %s" % ("ref-verbs", "ok" if rec["ok"] else rec["reason"]), flush=True)
+    records.append(rec)
+    save()
+
+
+def merge_ref_verbs(records):
+    """The best run over the rounds, with every round's exchange value."""
+    good = [r for r in records if r["ok"]]
+    if not good:
+        return records[-1] if records else None
+    best = dict(min(good, key=lambda r: r["xchg_us"]))
+    best["rounds"] = [r["xchg_us"] for r in good]
+    return best
+
+
 def merge_ours(rounds):
     """One {program: {"reason", "doc"}} from per-round ones: each result row
     gets the median of the rounds' values, the best repetition of all rounds
@@ -221,12 +257,13 @@ def main(args):
                   (dev, gid, ip, out["perftest_version"]), flush=True)
             if out["perftest_version"] is None:
                 out["reason"] = "perftest is not installed (contrib/install-deps.sh)"
-            rounds_ours, rounds_pt, only = [], [], None
+            rounds_ours, rounds_pt, ref_verbs, only = [], [], [], None
             pt_s = None  # how long the last round's perftest took
 
             def save_round():
                 out["ours"] = merge_ours(rounds_ours)
                 out["perftest"] = merge_perftest(rounds_pt)
+                out["ref_verbs"] = merge_ref_verbs(ref_verbs)
                 save()
 
             for rnd in range(1 if args.quick else ROUNDS):
@@ -257,6 +294,7 @@ def main(args):
                     if out["perftest_version"] is not None:
                         run_perftest(profile, dev, gid, ip, args.perftest_server_prefix,
                                      args.quick, log, deadline, pt_r, save)
+                    run_ref_verbs(args.builddir, dev, gid, args.quick, log, ref_verbs, save)
                     pt_s = time.time() - p0
 
                 for step in ((do_perftest, do_ours) if pt_first else (do_ours, do_perftest)):
@@ -282,6 +320,8 @@ def main(args):
                     steps.append(lambda: run_perftest(
                         profile, dev, gid, ip, args.perftest_server_prefix, args.quick, log,
                         deadline, pt_r, save, plan=LAT_PLAN))
+                steps.append(lambda: run_ref_verbs(args.builddir, dev, gid, args.quick, log,
+                                                   ref_verbs, save))
                 for step in (steps if rnd % 2 else steps[::-1]):
                     step()
                     save_round()

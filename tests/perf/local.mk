@@ -18,7 +18,8 @@ PERF_GEX_PROGS = \
 	tests/perf/perf-twoway
 PERF_REF_PROGS = \
 	tests/perf/ref-memcpy \
-	tests/perf/ref-shm
+	tests/perf/ref-shm \
+	tests/perf/ref-verbs
 noinst_PROGRAMS += $(PERF_GEX_PROGS) $(PERF_REF_PROGS)
 noinst_HEADERS += tests/perf/bench.h tests/perf/bench-gex.h
 EXTRA_DIST += \
@@ -68,6 +69,11 @@ tests_perf_ref_memcpy_CFLAGS = $(PERF_CFLAGS)
 tests_perf_ref_shm_SOURCES = tests/perf/ref-shm.c tests/perf/bench-common.c
 tests_perf_ref_shm_CPPFLAGS = $(AM_CPPFLAGS) -D_GNU_SOURCE
 tests_perf_ref_shm_CFLAGS = $(PERF_CFLAGS)
+
+tests_perf_ref_verbs_SOURCES = tests/perf/ref-verbs.c tests/perf/bench-common.c
+tests_perf_ref_verbs_CPPFLAGS = $(AM_CPPFLAGS) -D_GNU_SOURCE
+tests_perf_ref_verbs_CFLAGS = $(PERF_CFLAGS)
+tests_perf_ref_verbs_LDADD = $(IBVERBS_LIBS)
 
 BENCH_PY = python3
 BENCH_FLAGS =
