@@ -287,18 +287,34 @@ LAT_FIELD = "t_avg_us"
 LAT_NAME = "t_avg (mean, like ours)"
 
 
+def plus(a, b):
+    """a + b for reference values: numbers, or per-round (median, best)
+    pairs added round by round (a put's write and its acknowledgement ran
+    in the same rounds); None if either is missing."""
+    if a is None or b is None:
+        return None
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return [(x[0] + y[0], x[1] + y[1]) for x, y in zip(a, b)]
+    best = lambda v: min(p[1] for p in v) if isinstance(v, list) else v
+    return best(a) + best(b)
+
+
 def verbs_reference(raw, test, size, ranks):
     """(name, value, reason, derivation) from the perftest records."""
     recs = {(r["tool"], r["size"]): r for r in raw.get("perftest", [])}
     reason_all = raw.get("reason")
 
     def get(tool, s, field, factor=1.0):
+        # Per-round values as (median, best) pairs when the rounds were
+        # kept (make_row then reports their best and their median), else
+        # the best run's value.
         r = recs.get((tool, s))
         if r is None:
             return None, reason_all or "%s -s %d was not run" % (tool, s)
         if not r.get("ok"):
             return None, r.get("reason") or "%s failed" % tool
-        return r[field] * factor, None
+        rounds = [x[field] * factor for x in r.get("round_recs", []) if x.get(field)]
+        return ([(v, v) for v in rounds] if rounds else r[field] * factor), None
 
     if test in ("am_short_rtt", "am_medium_rtt"):
         s = 8 if test == "am_short_rtt" else size
@@ -313,7 +329,7 @@ def verbs_reference(raw, test, size, ranks):
         # N bytes one way, then only the acknowledgement comes back.
         v, why = get("ib_write_lat", size, LAT_FIELD)
         ack, why2 = get("ib_write_lat", 8, LAT_FIELD)
-        v = v + ack if v is not None and ack is not None else None
+        v = plus(v, ack)
         return "ib_write_lat N + 8", v, why or why2, \
             "ib_write_lat -s %d + ib_write_lat -s 8 %s (the write one way, then " \
             "its acknowledgement)" % (size, LAT_NAME)
@@ -481,6 +497,23 @@ def measured_barrier_reference(raw, row, ranks):
     return out
 
 
+def median_notes(rows):
+    """Verbs latency rows of 8 bytes or less: the ratio of the medians over
+    rounds beside the best-against-best one (a single lucky round on either
+    side moves the best; tests/perf/README "The verbs phase")."""
+    notes = []
+    for r in rows:
+        o, f = r["ours"], r["reference"]
+        if r["env"] == "host-pshm" or r["unit"] != "us" or r["size"] > 8 or \
+                r["ratio"] is None or not o.get("median") or not f.get("median"):
+            continue
+        notes.append("%s %s %d: best/best %.2f, median/median %.2f (ours %.4g us, %s %.4g us; "
+                     "%d reference rounds)" % (r["env"], r["test"], r["size"], r["ratio"],
+                                               o["median"] / f["median"], o["median"],
+                                               f["name"], f["median"], len(f.get("rounds", []))))
+    return notes
+
+
 def barrier_notes(rows):
     """One line per verbs barrier row: ours against both references."""
     notes = []
@@ -530,7 +563,7 @@ def print_table(rows, statistic):
             "%.3g" % r["ratio"] if r["ratio"] is not None else "-", note))
     for i, why in enumerate(reasons):
         print("  [%d] %s" % (i + 1, why))
-    for line in barrier_notes(rows):
+    for line in barrier_notes(rows) + median_notes(rows):
         print("  " + line)
     print()
 
@@ -724,7 +757,7 @@ def main(argv):
                      "perftest_version": (raw or {}).get("perftest_version"),
                      "ours_status": ours_status})
         rows += vr
-        notes += barrier_notes(vr)
+        notes += barrier_notes(vr) + median_notes(vr)
         if env == "softroce":
             notes.append("Soft-RoCE runs under full emulation (TCG): absolute numbers are ~1000x "
                          "below hardware; only the ratios to perftest mean something.")

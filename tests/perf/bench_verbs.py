@@ -196,7 +196,8 @@ def merge_ours(rounds):
 
 def merge_perftest(rounds):
     """The best usable run of every (tool, size) over the rounds' records,
-    with "rounds" (each round's value) and "runs" summed."""
+    with "rounds" (each round's value), "round_recs" (each round's usable
+    record, for per-round values of any field) and "runs" summed."""
     best, seen = {}, []
     for recs in rounds:
         for rec in recs:
@@ -208,9 +209,10 @@ def merge_perftest(rounds):
             if rec["ok"]:
                 field = "t_avg_us" if pt.kind(rec["tool"]) == "lat" else "bw_avg_MBps"
                 vals, runs = cur["rounds"] + [rec[field]], cur["runs"] + rec.get("runs", 1)
+                recs = cur.get("round_recs", []) + [rec]
                 if not cur["ok"] or pt._better(rec["tool"], rec, cur):
                     cur = best[key] = dict(rec)
-                cur["rounds"], cur["runs"] = vals, runs
+                cur["rounds"], cur["runs"], cur["round_recs"] = vals, runs, recs
     return [best[k] for k in seen]
 
 
