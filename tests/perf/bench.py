@@ -471,29 +471,46 @@ def verbs_rows(args, raw, reason, env):
             ref = ("perftest", None, reason, "perftest in the same guest boot")
         row = make_row(env, prog, test, size, args.verbs_ranks, vals, why, extra, ref,
                        args.statistic)
-        if test.startswith("barrier") and raw is not None:
-            row["measured_reference"] = measured_barrier_reference(raw, row, args.verbs_ranks)
+        if raw is not None and (test.startswith("barrier") or is_send_rtt(test, size)):
+            row["measured_reference"] = measured_reference(raw, row, args.verbs_ranks)
         rows.append(row)
     return rows
 
 
-def measured_barrier_reference(raw, row, ranks):
-    """The barrier row's second reference: ceil(log2 n) rounds of
-    ref-verbs' measured exchange (both ranks write at once, then wait), as
-    the dissemination barrier's rounds are.  The row's own reference stays
-    the one-way ib_send_lat per round (issue 17's acceptance)."""
-    steps = max(1, math.ceil(math.log2(max(ranks, 2))))
+def is_send_rtt(test, size):
+    """The AM round trips that ref-verbs' SEND ping-pong measures on raw
+    verbs: Short, and Medium of at most its 8 bytes."""
+    return test == "am_short_rtt" or (test == "am_medium_rtt" and size <= 8)
+
+
+def measured_reference(raw, row, ranks):
+    """The row's second reference, measured on raw verbs by ref-verbs in
+    the same guest boot (tests/perf/README "Measured verbs references").
+    Barrier rows: ceil(log2 n) rounds of its exchange (both ranks write at
+    once, then wait), as the dissemination barrier's rounds are.  AM round
+    trip rows: its 8-byte SEND ping-pong.  The row's own reference stays the
+    perftest one (issue 17's acceptance)."""
     rec = raw.get("ref_verbs") or {}
-    out = {"name": "%d x ref-verbs exchange round" % steps, "value": None,
-           "reason": rec.get("reason") or "ref-verbs was not run", "ratio": None,
-           "derivation": "measured: %d x tests/perf/ref-verbs verbs_xchg_lat (best repetition "
-                         "of all rounds; raw verbs, 8-byte inline RDMA WRITEs both ways at "
-                         "once)" % steps}
-    if rec.get("ok"):
-        out.update(value=steps * rec["xchg_us"], reason=None,
-                   rounds=[steps * v for v in rec.get("rounds", [])])
+    if row["test"].startswith("barrier"):
+        steps = max(1, math.ceil(math.log2(max(ranks, 2))))
+        name, key, rounds_key = "%d x ref-verbs exchange round" % steps, "xchg_us", "rounds"
+        derivation = "measured: %d x tests/perf/ref-verbs verbs_xchg_lat (best repetition " \
+                     "of all rounds; raw verbs, 8-byte inline RDMA WRITEs both ways at " \
+                     "once)" % steps
+    else:
+        steps, name, key, rounds_key = 1, "ref-verbs SEND ping-pong", "send_us", "send_rounds"
+        derivation = "measured: tests/perf/ref-verbs verbs_send_rtt (best repetition of all " \
+                     "rounds; raw verbs, 8-byte inline signalled SENDs, each receive " \
+                     "buffer posted again before the answer)"
+    out = {"name": name, "value": None, "ratio": None, "derivation": derivation,
+           "reason": rec.get("reason") or "ref-verbs was not run"}
+    if rec.get("ok") and rec.get(key):
+        out.update(value=steps * rec[key], reason=None,
+                   rounds=[steps * v for v in rec.get(rounds_key, [])])
         if row["ours"]["value"] is not None:
             out["ratio"] = row["ours"]["value"] / out["value"]
+    elif rec.get("ok"):
+        out["reason"] = "ref-verbs gave no %s result" % key[:-3]
     return out
 
 
@@ -514,18 +531,22 @@ def median_notes(rows):
     return notes
 
 
-def barrier_notes(rows):
-    """One line per verbs barrier row: ours against both references."""
+def measured_notes(rows):
+    """One line per verbs row with a measured reference: ours against both
+    references, and the measured one's ratio of medians when it has rounds."""
     notes = []
     for r in rows:
         m = r.get("measured_reference")
         if not m or m["value"] is None or r["ratio"] is None:
             continue
-        notes.append("%s %s: ours %.4g us = %.2fx %s (%.4g us, derived) and %.2fx %s (%.4g us, "
-                     "measured); the measured round is %.2fx the derived one" % (
-                         r["env"], r["test"], r["ours"]["value"], r["ratio"],
+        med = ""
+        if m.get("rounds") and r["ours"].get("median"):
+            med = "; median/median %.2f" % (r["ours"]["median"] / statistics.median(m["rounds"]))
+        notes.append("%s %s %d: ours %.4g us = %.2fx %s (%.4g us, the row's reference) and %.2fx "
+                     "%s (%.4g us, raw verbs%s); the raw verbs one is %.2fx the row's" % (
+                         r["env"], r["test"], r["size"], r["ours"]["value"], r["ratio"],
                          r["reference"]["name"], r["reference"]["value"], m["ratio"],
-                         m["name"], m["value"], m["value"] / r["reference"]["value"]))
+                         m["name"], m["value"], med, m["value"] / r["reference"]["value"]))
     return notes
 
 
@@ -563,7 +584,7 @@ def print_table(rows, statistic):
             "%.3g" % r["ratio"] if r["ratio"] is not None else "-", note))
     for i, why in enumerate(reasons):
         print("  [%d] %s" % (i + 1, why))
-    for line in barrier_notes(rows) + median_notes(rows):
+    for line in measured_notes(rows) + median_notes(rows):
         print("  " + line)
     print()
 
@@ -757,7 +778,7 @@ def main(argv):
                      "perftest_version": (raw or {}).get("perftest_version"),
                      "ours_status": ours_status})
         rows += vr
-        notes += barrier_notes(vr) + median_notes(vr)
+        notes += measured_notes(vr) + median_notes(vr)
         if env == "softroce":
             notes.append("Soft-RoCE runs under full emulation (TCG): absolute numbers are ~1000x "
                          "below hardware; only the ratios to perftest mean something.")

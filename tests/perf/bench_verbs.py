@@ -125,14 +125,16 @@ def run_perftest(profile, dev, gid_index, server_ip, server_prefix, quick, log, 
         save()
 
 
-# tests/perf/ref-verbs: the measured reference of one 2-rank barrier round
-# (both write at once, then wait), which perftest has no tool for.
+# tests/perf/ref-verbs: the measured references of one 2-rank barrier round
+# (both write at once, then wait), which perftest has no tool for, and of
+# the AM round trip on raw verbs (a SEND ping-pong).
 REF_VERBS_ARGS = {False: ["--iters", "1000", "--reps", "3"], True: ["--iters", "200", "--reps", "1"]}
 
 
 def run_ref_verbs(builddir, dev, gid_index, quick, log, deadline, records, save):
     """Runs ref-verbs once; appends {"ok", "reason", "command", "xchg_us",
-    "rtt_us"} (best repetition of each test) to records, then save().
+    "rtt_us", "send_us"} (best repetition of each test; send_us None when
+    absent) to records, then save().
     Skipped, as a perftest pair is, when under 15 s of the budget are left."""
     left = deadline - time.time()
     if left < 15:
@@ -147,7 +149,8 @@ def run_ref_verbs(builddir, dev, gid_index, quick, log, deadline, records, save)
     if doc:
         got = {r["test"]: r.get("min") for r in doc.get("results", [])}
         if got.get("verbs_xchg_lat") and got.get("verbs_write_rtt"):
-            rec.update(ok=True, xchg_us=got["verbs_xchg_lat"], rtt_us=got["verbs_write_rtt"])
+            rec.update(ok=True, xchg_us=got["verbs_xchg_lat"], rtt_us=got["verbs_write_rtt"],
+                       send_us=got.get("verbs_send_rtt"))
         else:
             rec["reason"] = "ref-verbs gave no usable result"
     print("bench: %-12s %s" % ("ref-verbs", "ok" if rec["ok"] else rec["reason"]), flush=True)
@@ -156,12 +159,16 @@ def run_ref_verbs(builddir, dev, gid_index, quick, log, deadline, records, save)
 
 
 def merge_ref_verbs(records):
-    """The best run over the rounds, with every round's exchange value."""
+    """The best run over the rounds (by the exchange), with every round's
+    exchange value; the SEND ping-pong's best and rounds beside it."""
     good = [r for r in records if r["ok"]]
     if not good:
         return records[-1] if records else None
     best = dict(min(good, key=lambda r: r["xchg_us"]))
     best["rounds"] = [r["xchg_us"] for r in good]
+    sends = [r["send_us"] for r in good if r.get("send_us")]
+    best["send_us"] = min(sends) if sends else None
+    best["send_rounds"] = sends
     return best
 
 

@@ -1,4 +1,5 @@
-/* tests/perf/ref-verbs.c: raw verbs reference for the barrier over RDMA.
+/* tests/perf/ref-verbs.c: raw verbs references for the barrier over RDMA
+ * and for the AM round trip.
  *
  *   tests/perf/ref-verbs [--dev NAME] [--gid-index N] [--iters N] [--reps N] [--json F]
  *
@@ -16,9 +17,14 @@
  *   verbs_write_rtt   the same write as a ping-pong (process 0 writes,
  *                     process 1 answers when it sees it): 2 x ib_write_lat,
  *                     to check this program against perftest in one run
+ *   verbs_send_rtt    the least an AM Short round trip does on verbs: an
+ *                     8-byte inline signalled SEND ping-pong on the same QP,
+ *                     each consumed receive buffer posted again before the
+ *                     answer is sent (2 x ib_send_lat, measured here)
  * perftest has no simultaneous exchange: bench.py derives the barrier's
  * reference from ib_send_lat (one one-way latency per round) and shows this
- * measured round beside it (tests/perf/README "Barrier references").
+ * measured round beside it; the AM round trip rows get verbs_send_rtt beside
+ * 2 x ib_send_lat (tests/perf/README "Measured verbs references").
  * Waits spin without yielding, as perftest does; every wait gives up after
  * 30 s with a message.  The child dies with its parent (PR_SET_PDEATHSIG).
  */
@@ -37,6 +43,8 @@
 #include <unistd.h>
 
 #define WAIT_LIMIT_S 30.0
+#define RBUFS 16     /* receive buffers of verbs_send_rtt, 64 bytes each */
+#define RBUF_OFF 64  /* their place in the registered page, in uint64_t */
 
 typedef struct {
     uint32_t qpn, rkey;
@@ -53,7 +61,10 @@ static volatile uint64_t *slot; /* [0] exchange, [1] ping-pong: written by the p
 static uint64_t *src;           /* the value being written (registered) */
 static uint32_t lkey;
 static endpoint_t peer;
-static int signalled;           /* writes whose completion is not reaped yet */
+static int signalled;           /* sends whose completion is not reaped yet */
+static long arrived;            /* SENDs received (verbs_send_rtt) */
+
+static void post_recv(uint64_t i);
 
 static void die(const char *what, int err)
 {
@@ -117,7 +128,7 @@ static void setup(void)
     if (!mr) die("ibv_reg_mr", errno);
     slot = buf, src = buf + 8, lkey = mr->lkey;
     struct ibv_qp_init_attr ia = {.send_cq = cq, .recv_cq = cq, .qp_type = IBV_QPT_RC,
-                                  .cap = {.max_send_wr = 128, .max_recv_wr = 1,
+                                  .cap = {.max_send_wr = 128, .max_recv_wr = RBUFS,
                                           .max_send_sge = 1, .max_recv_sge = 1,
                                           .max_inline_data = 16}};
     if (!(qp = ibv_create_qp(pd, &ia))) die("ibv_create_qp", errno);
@@ -144,20 +155,54 @@ static void setup(void)
     if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
                                   IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC))
         die("ibv_modify_qp to RTS", errno);
+    for (uint64_t i = 0; i < RBUFS; i++) post_recv(i);
 }
 
+/* Posts receive buffer i (verbs_send_rtt). */
+static void post_recv(uint64_t i)
+{
+    struct ibv_sge sge = {.addr = (uintptr_t)(slot + RBUF_OFF + 8 * i), .length = 64, .lkey = lkey};
+    struct ibv_recv_wr wr = {.wr_id = i, .sg_list = &sge, .num_sge = 1}, *bad;
+    int rc = ibv_post_recv(qp, &wr, &bad);
+    if (rc) die("ibv_post_recv", rc);
+}
+
+/* Reaps completions: a send's frees its slot, a receive's counts an
+ * arrival and posts its buffer again at once. */
 static void reap(void)
 {
     struct ibv_wc wc[16];
     int n = ibv_poll_cq(cq, 16, wc);
     if (n < 0) die("ibv_poll_cq", 0);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
+        int recv = wc[i].opcode == IBV_WC_RECV;
         if (wc[i].status != IBV_WC_SUCCESS) {
-            fprintf(stderr, "ref-verbs: RDMA WRITE completed with status %d (%s)\n",
-                    (int)wc[i].status, ibv_wc_status_str(wc[i].status));
+            fprintf(stderr, "ref-verbs: %s completed with status %d (%s)\n",
+                    recv ? "a receive" : "a send or RDMA WRITE", (int)wc[i].status,
+                    ibv_wc_status_str(wc[i].status));
             exit(1);
         }
-    signalled -= n;
+        if (recv) {
+            post_recv(wc[i].wr_id);
+            arrived++;
+        } else {
+            signalled--;
+        }
+    }
+}
+
+/* Ends the process when a wait has lasted WAIT_LIMIT_S (checked every 4096
+ * spins: reading the clock costs microseconds in an emulated guest). */
+static void wait_check(unsigned spins, double *t0, const char *what, uint64_t v)
+{
+    if ((spins & 4095) != 4095) return;
+    double t = bench_now();
+    if (!*t0) *t0 = t;
+    if (t - *t0 > WAIT_LIMIT_S) {
+        fprintf(stderr, "ref-verbs: process %d waited %.0f s for the other's %s (%llu): it "
+                "died or the path is broken\n", me, WAIT_LIMIT_S, what, (unsigned long long)v);
+        exit(1);
+    }
 }
 
 /* Writes v into the peer's slot k (inline when the QP allows 8 bytes). */
@@ -180,22 +225,37 @@ static void await(int k, uint64_t v)
     double t0 = 0;
     for (unsigned spins = 0; slot[k] < v; spins++) {
         reap();
-        if ((spins & 4095) == 4095) {
-            double t = bench_now();
-            if (!t0) t0 = t;
-            if (t - t0 > WAIT_LIMIT_S) {
-                fprintf(stderr, "ref-verbs: process %d waited %.0f s for the other's write "
-                        "(slot %d, epoch %llu): it died or the path is broken\n",
-                        me, WAIT_LIMIT_S, k, (unsigned long long)v);
-                exit(1);
-            }
-        }
+        wait_check(spins, &t0, k ? "write (ping-pong)" : "write (exchange)", v);
     }
 }
 
+/* Sends 8 bytes (inline, signalled) to the peer's next receive buffer. */
+static void send_msg(uint64_t v)
+{
+    *src = v;
+    struct ibv_sge sge = {.addr = (uintptr_t)src, .length = 8, .lkey = lkey};
+    struct ibv_send_wr wr = {.sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND,
+                             .send_flags = IBV_SEND_SIGNALED | IBV_SEND_INLINE}, *bad;
+    while (signalled >= 64) reap();
+    int rc = ibv_post_send(qp, &wr, &bad);
+    if (rc) die("ibv_post_send (SEND)", rc);
+    signalled++;
+}
+
+/* Spins until SEND number v of the peer arrived. */
+static void await_msg(long v)
+{
+    double t0 = 0;
+    for (unsigned spins = 0; arrived < v; spins++) {
+        reap();
+        wait_check(spins, &t0, "SEND", (uint64_t)v);
+    }
+}
+
+/* k: 0 exchange, 1 write ping-pong, 2 send ping-pong. */
 static void run(const char *test, int k)
 {
-    static uint64_t epoch[2];
+    static uint64_t epoch[3];
     long iters = bench_iters(0), warm = bench_warmup(iters);
     double vals[BENCH_MAX_REPS];
     char go = 'g';
@@ -206,6 +266,12 @@ static void run(const char *test, int k)
         double t0 = bench_now();
         for (long i = 0; i < n; i++) {
             uint64_t e = ++epoch[k];
+            if (k == 2) {
+                if (me == 0) send_msg(e);
+                await_msg((long)e);
+                if (me == 1) send_msg(e);
+                continue;
+            }
             if (k == 0 || me == 0) put(k, e);
             await(k, e);
             if (k == 1 && me == 1) put(k, e);
@@ -267,6 +333,7 @@ int main(int argc, char **argv)
     setup();
     run("verbs_xchg_lat", 0);
     run("verbs_write_rtt", 1);
+    run("verbs_send_rtt", 2);
     if (me == 1) _exit(0);
     int st = 0;
     if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
