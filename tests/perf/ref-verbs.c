@@ -205,50 +205,31 @@ static void wait_check(unsigned spins, double *t0, const char *what, uint64_t v)
     }
 }
 
-/* Writes v into the peer's slot k (inline when the QP allows 8 bytes). */
-static void put(int k, uint64_t v)
+/* Posts the 8 bytes v (inline, signalled): an RDMA WRITE into the peer's
+ * slot k, or (k < 0) a SEND into its next receive buffer. */
+static void post8(int k, uint64_t v)
 {
     *src = v;
     struct ibv_sge sge = {.addr = (uintptr_t)src, .length = 8, .lkey = lkey};
-    struct ibv_send_wr wr = {.sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_RDMA_WRITE,
+    struct ibv_send_wr wr = {.sg_list = &sge, .num_sge = 1,
+                             .opcode = k < 0 ? IBV_WR_SEND : IBV_WR_RDMA_WRITE,
                              .send_flags = IBV_SEND_SIGNALED | IBV_SEND_INLINE}, *bad;
-    wr.wr.rdma.remote_addr = peer.addr + 8 * (uint64_t)k, wr.wr.rdma.rkey = peer.rkey;
+    if (k >= 0) wr.wr.rdma.remote_addr = peer.addr + 8 * (uint64_t)k, wr.wr.rdma.rkey = peer.rkey;
     while (signalled >= 64) reap();
     int rc = ibv_post_send(qp, &wr, &bad);
-    if (rc) die("ibv_post_send", rc);
+    if (rc) die(k < 0 ? "ibv_post_send (SEND)" : "ibv_post_send (RDMA WRITE)", rc);
     signalled++;
 }
 
-/* Spins until the peer wrote at least v into slot k. */
+/* Spins until the peer's v arrived: written into slot k (0, 1), or as
+ * its v-th SEND (k 2). */
 static void await(int k, uint64_t v)
 {
+    static const char *const what[] = {"write (exchange)", "write (ping-pong)", "SEND"};
     double t0 = 0;
-    for (unsigned spins = 0; slot[k] < v; spins++) {
+    for (unsigned spins = 0; (k == 2 ? (uint64_t)arrived : slot[k]) < v; spins++) {
         reap();
-        wait_check(spins, &t0, k ? "write (ping-pong)" : "write (exchange)", v);
-    }
-}
-
-/* Sends 8 bytes (inline, signalled) to the peer's next receive buffer. */
-static void send_msg(uint64_t v)
-{
-    *src = v;
-    struct ibv_sge sge = {.addr = (uintptr_t)src, .length = 8, .lkey = lkey};
-    struct ibv_send_wr wr = {.sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND,
-                             .send_flags = IBV_SEND_SIGNALED | IBV_SEND_INLINE}, *bad;
-    while (signalled >= 64) reap();
-    int rc = ibv_post_send(qp, &wr, &bad);
-    if (rc) die("ibv_post_send (SEND)", rc);
-    signalled++;
-}
-
-/* Spins until SEND number v of the peer arrived. */
-static void await_msg(long v)
-{
-    double t0 = 0;
-    for (unsigned spins = 0; arrived < v; spins++) {
-        reap();
-        wait_check(spins, &t0, "SEND", (uint64_t)v);
+        wait_check(spins, &t0, what[k], v);
     }
 }
 
@@ -266,15 +247,10 @@ static void run(const char *test, int k)
         double t0 = bench_now();
         for (long i = 0; i < n; i++) {
             uint64_t e = ++epoch[k];
-            if (k == 2) {
-                if (me == 0) send_msg(e);
-                await_msg((long)e);
-                if (me == 1) send_msg(e);
-                continue;
-            }
-            if (k == 0 || me == 0) put(k, e);
+            int dst = k == 2 ? -1 : k; /* post8: a SEND, or a write into slot k */
+            if (k == 0 || me == 0) post8(dst, e);
             await(k, e);
-            if (k == 1 && me == 1) put(k, e);
+            if (k != 0 && me == 1) post8(dst, e);
         }
         if (r >= 0) vals[r] = (bench_now() - t0) / (double)(n ? n : 1) * 1e6;
     }
