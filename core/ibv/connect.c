@@ -204,7 +204,7 @@ static void read_params(qp_params_t *qp, int *scq_depth)
                                       gasnetc_ibv.nceps ? gasnetc_ibv.nceps : 1, max_cqe, why,
                                       sizeof(why)) != 0)
         gasneti_fatalerror("%s", why);
-    qp->rq_depth = gasnetc_credit_rq_depth(&gasnetc_ibv.credit_cfg);
+    qp->rq_depth = gasnetc_credit_rq_depth(&gasnetc_ibv.credit_cfg) + GASNETC_IBV_RBUF_SLACK;
     if (qp->rq_depth > max_wr)
         gasneti_fatalerror("GASNET_AM_CREDITS_PP=%d needs receive queues of %d entries but the "
                            "HCA allows %d: lower GASNET_AM_CREDITS_PP",
@@ -244,7 +244,7 @@ static void pools_init(int scq_total, int nopen)
     else
         gasnetc_ibv_pool_init(&gasnetc_ibv.rbuf_pool, "AM receive buffers (GASNET_AM_CREDITS_PP)",
                               gasnetc_ibv.rbuf_size, sizeof(gasnetc_rbuf_t), 16, 0,
-                              nopen * pp + reply_room + spares);
+                              nopen * (pp + GASNETC_IBV_RBUF_SLACK) + reply_room + spares);
     gasnetc_ibv_rndv_init(); /* rbuf16: small receive buffers */
 }
 
@@ -262,7 +262,8 @@ uint32_t gasnetc_ibv_new_psn(void)
 void gasnetc_ibv_cep_open(gasnetc_cep_t *c)
 {
     qp_create(c, &qp_cfg);
-    for (int i = 0; !c->res->srq && i < gasnetc_ibv.credit_cfg.pp; i++) gasnetc_ibv_post_rbuf(c, NULL);
+    int n = gasnetc_ibv.credit_cfg.pp + GASNETC_IBV_RBUF_SLACK; /* slack: recv.c */
+    for (int i = 0; !c->res->srq && i < n; i++) gasnetc_ibv_post_rbuf(c, NULL);
 }
 
 void gasnetc_ibv_cep_connect(gasnetc_cep_t *c, const gasnetc_conn_addr_t *peer, uint32_t my_psn)

@@ -120,6 +120,7 @@ typedef struct gasnetc_cep {
     int sq_avail;         /* atomic: free send-queue slots */
     uint32_t inline_max;  /* largest inline send this QP accepts */
     uint32_t rkey;        /* the peer's segment on this HCA (after attach) */
+    int rbuf_owed;        /* atomic: receive buffers owed to the QP (recv.c, late reposts) */
     gasnetc_credit_peer_t credit;
 } gasnetc_cep_t;
 
@@ -253,6 +254,18 @@ int gasnetc_ibv_conn_poll(void);
 /* Handles one receive completion (status already checked): credits,
  * replacement buffer, handler, hidden Reply.  Not in replies-only polls. */
 void gasnetc_ibv_recv_one(gasnetc_rbuf_t *rb, uint32_t byte_len);
+/* Receive buffers posted on every QP beyond what the credits need (not
+ * with an SRQ): a buffer that must be posted before a send (a Request's
+ * replacement, a Reply's buffer) may be owed until just after it while
+ * fewer than this many are owed (recv.c, "late reposts"). */
+#define GASNETC_IBV_RBUF_SLACK 1
+/* 1 when one more receive buffer may be owed to cep's QP (and it now is:
+ * the caller repays it), 0 when the caller must post it now.
+ * Handler-safe. */
+int gasnetc_ibv_rbuf_owe(gasnetc_cep_t *cep);
+/* Posts one owed receive buffer on cep's QP: rb, or one from the pool
+ * when rb is NULL.  Handler-safe. */
+void gasnetc_ibv_rbuf_repay(gasnetc_cep_t *cep, gasnetc_rbuf_t *rb);
 
 /* ---- srq.c (shared receive queues; core/ibv/README) ---------------------------------- */
 /* Resolves GASNET_USE_SRQ / GASNET_RBUF_COUNT once credit_cfg holds the

@@ -5,17 +5,26 @@
  *      the pool's spares; if there is none, copy the message out into a
  *      temporary unpinned buffer and repost the received buffer itself), so
  *      the PP Request buffers of the peer are whole again before the
- *      handler can send anything that lets the peer send more;
+ *      handler can send anything that lets the peer send more; or owe it
+ *      (below: the QP's slack buffer stands in until step 5 posts it);
  *   2. take the piggybacked credits (and send the Requests they unblock);
  *   3. run the handler (packed Long payloads are copied into place first);
  *   4. no Reply sent: bank the credit, or send a hidden credit-only Reply
  *      when the bank would pass GASNET_AM_CREDITS_SLACK;
- *   5. give the buffer back to the pool (or free the copy).
+ *   5. give the buffer back to the pool (or free the copy); if the
+ *      replacement was owed, post the received buffer itself as it.
  * A Reply returns its Request's credit (plus piggybacked ones); a hidden
  * Reply runs no handler.  Its buffer was posted for it before the Request
  * was sent, so it is simply returned to the pool.  With a shared receive
  * queue (srq.c) no buffer is posted per Request: a Reply's buffer is
  * replaced like a Request's, before its credits are counted.
+ *
+ * Late reposts (core/ibv/README "Late receive buffers"): every QP gets
+ * GASNETC_IBV_RBUF_SLACK buffers more than its credits need, so a buffer
+ * that must be posted before a send (step 1 here; a Request's Reply
+ * buffer, send.c) can be owed while the QP owes fewer than that, and is
+ * posted just after: the posted count never drops below what the credits
+ * need, and ibv_post_recv leaves the path from an arrival to the answer.
  * A rendezvous Medium (small receive buffers, rndv.c) carries a descriptor
  * instead of its payload: the payload is fetched by RDMA READ into a
  * landing buffer just before the handler runs, and the landing buffer goes
@@ -43,15 +52,31 @@ static void long_in_place(const gasnetc_cep_t *c, const gasnetc_am_hdr_t *h, con
     memcpy(dst, payload, h->nbytes);
 }
 
+int gasnetc_ibv_rbuf_owe(gasnetc_cep_t *c)
+{
+    int owed = GASNETC_ATOMIC_LOAD(&c->rbuf_owed);
+    do {
+        if (owed >= GASNETC_IBV_RBUF_SLACK) return 0;
+    } while (!GASNETC_ATOMIC_CAS(&c->rbuf_owed, owed, owed + 1));
+    return 1;
+}
+
+void gasnetc_ibv_rbuf_repay(gasnetc_cep_t *c, gasnetc_rbuf_t *rb)
+{
+    gasnetc_ibv_post_rbuf(c, rb); /* posted before the debt shrinks */
+    GASNETC_ATOMIC_ADD(&c->rbuf_owed, -1);
+}
+
 /* Step 1: puts a buffer where *rbp was consumed (its QP, or the HCA's SRQ).
  * A spare from the pool when there is one; else the message is copied into
  * a malloc'ed buffer (returned; *rbp becomes NULL) and the received buffer
  * is reposted.  SRQ: a buffer the limit event added beyond the plan
  * (gasnetc_ibv_srq_retire) is not replaced, so the spares come back. */
-static uint8_t *replace(gasnetc_cep_t *c, gasnetc_rbuf_t **rbp, uint32_t len)
+static uint8_t *replace(gasnetc_cep_t *c, gasnetc_rbuf_t **rbp, uint32_t len, int *owed)
 {
     int srq = gasnetc_ibv.srq_on;
     if (srq && gasnetc_ibv_srq_retire(c->res)) return NULL;
+    if (!srq && (*owed = gasnetc_ibv_rbuf_owe(c))) return NULL;
     gasnetc_rbuf_t *spare = (gasnetc_rbuf_t *)gasnetc_ibv_pool_get(&gasnetc_ibv.rbuf_pool, 0);
     if (spare) {
         if (srq) gasnetc_ibv_srq_post(c->res, spare);
@@ -119,7 +144,8 @@ void gasnetc_ibv_recv_one(gasnetc_rbuf_t *rb, uint32_t len)
 
     /* 1. replacement buffer (SRQ: for Replies too, since their buffers are
      * not posted per Request; core/ibv/README "Shared receive queues") */
-    uint8_t *copy = replace(c, &rb, len);
+    int owed = 0;
+    uint8_t *copy = replace(c, &rb, len, &owed);
     if (copy) payload = copy + off;
     if (!h.is_req) { /* SRQ Reply: credits, handler, buffer back */
         gasnetc_credit_node_t *chain = gasnetc_credit_receive(&c->credit, 1, h.credits);
@@ -140,7 +166,8 @@ void gasnetc_ibv_recv_one(gasnetc_rbuf_t *rb, uint32_t len)
     /* 4. implicit reply bookkeeping */
     unsigned bank;
     if (!replied && gasnetc_credit_unanswered(&c->credit, &bank)) gasnetc_ibv_send_ack(c, bank);
-    /* 5. */
-    if (rb) gasnetc_ibv_pool_put(&gasnetc_ibv.rbuf_pool, &rb->slot);
+    /* 5. (owed: nothing was copied, and the received buffer is the replacement) */
+    if (owed) gasnetc_ibv_rbuf_repay(c, rb);
+    else if (rb) gasnetc_ibv_pool_put(&gasnetc_ibv.rbuf_pool, &rb->slot);
     else free(copy);
 }

@@ -125,15 +125,19 @@ void gasnetc_ibv_post_rbuf(gasnetc_cep_t *c, gasnetc_rbuf_t *rb)
     }
 }
 
-/* A granted message: post the Reply buffer if the grant asks for one,
+/* A granted message: post the Reply buffer if the grant asks for one
+ * (before the send, or owed until just after it: recv.c, late reposts),
  * write the banked credits into the header, post. */
 static void send_granted(gasnetc_sdesc_t *d, unsigned flags)
 {
     gasnetc_cep_t *c = d->cep;
-    if ((flags & GASNETC_CREDIT_POST_RBUF) && !c->res->srq) /* SRQ: sized for Replies (srq.c) */
+    int owed = 0;
+    if ((flags & GASNETC_CREDIT_POST_RBUF) && !c->res->srq && /* SRQ: sized for Replies (srq.c) */
+        !(owed = gasnetc_ibv_rbuf_owe(c)))
         gasnetc_ibv_post_rbuf(c, NULL);
     d->hdr[3] = (uint8_t)gasnetc_credit_piggyback(&c->credit, GASNETC_CREDIT_WIRE_MAX);
-    gasnetc_ibv_post_desc(d);
+    gasnetc_ibv_post_desc(d); /* d may be gone from here on */
+    if (owed) gasnetc_ibv_rbuf_repay(c, NULL);
 }
 
 void gasnetc_ibv_send_chain(gasnetc_credit_node_t *n)
