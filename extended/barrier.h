@@ -26,8 +26,17 @@ typedef struct {
     int32_t id;    /* meaningful for NAMED only (0 otherwise) */
 } gasnete_bval_t;
 
-/* Least upper bound of a and b.  Pure. */
-gasnete_bval_t gasnete_bval_join(gasnete_bval_t a, gasnete_bval_t b);
+/* Least upper bound of a and b (ANON < NAMED(id) < MISMATCH; two
+ * different ids join to MISMATCH).  Pure; inline, as every barrier round
+ * joins. */
+static inline gasnete_bval_t gasnete_bval_join(gasnete_bval_t a, gasnete_bval_t b)
+{
+    if (a.kind == GASNETE_BV_MISMATCH || b.kind == GASNETE_BV_ANON) return a;
+    if (b.kind == GASNETE_BV_MISMATCH || a.kind == GASNETE_BV_ANON) return b;
+    if (a.id == b.id) return a; /* both named */
+    gasnete_bval_t m = {GASNETE_BV_MISMATCH, 0};
+    return m;
+}
 /* A rank's contribution from gasnet_barrier_notify(id, flags).  Pure. */
 gasnete_bval_t gasnete_bval_from_notify(int id, int flags);
 /* The return code of gasnet_barrier_wait/try(id, flags) given the barrier's

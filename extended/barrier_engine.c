@@ -11,16 +11,6 @@
 
 /* ---- values ------------------------------------------------------------------ */
 
-gasnete_bval_t gasnete_bval_join(gasnete_bval_t a, gasnete_bval_t b)
-{
-    if (a.kind == GASNETE_BV_MISMATCH || b.kind == GASNETE_BV_ANON) return a;
-    if (b.kind == GASNETE_BV_MISMATCH || a.kind == GASNETE_BV_ANON) return b;
-    /* both named */
-    if (a.id == b.id) return a;
-    gasnete_bval_t m = {GASNETE_BV_MISMATCH, 0};
-    return m;
-}
-
 gasnete_bval_t gasnete_bval_from_notify(int id, int flags)
 {
     gasnete_bval_t v = {GASNETE_BV_NAMED, (int32_t)id};

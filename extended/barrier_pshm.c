@@ -182,8 +182,53 @@ void gasnete_pshmbar_start(gasnete_op_t *op, gasnete_bval_t mine)
     s->acc.kind = GASNETE_BV_ANON;
     s->acc.id = 0;
     if (pb.rounds) flag_write(e, 0, mine);
-    progress_locked();
+    if (pb.oldest == e) { /* the only one outstanding: no walk */
+        if (advance(e, s)) pb.oldest = e + 1;
+    } else {
+        progress_locked();
+    }
     pb_unlock();
+}
+
+/* One turn of a wait for a flag: spins get a pause hint, every
+ * GASNETE_PSHMBAR_SPIN-th turn polls (the first poll of the wait restarts
+ * the poll's idle count, as in gasnete_pshmbar_wait). */
+static void wait_turn(unsigned *turns)
+{
+    unsigned t = ++*turns;
+    if (t % GASNETE_PSHMBAR_SPIN) {
+        gasneti_pollwait_hint();
+        return;
+    }
+    if (t == GASNETE_PSHMBAR_SPIN) gasnetc_poll_wait_begin();
+    gasnetc_poll();
+}
+
+int gasnete_pshmbar_blocking(gasnete_bval_t mine, gasnete_bval_t *result)
+{
+    if (!__atomic_load_n(&pb.usable, __ATOMIC_ACQUIRE) || !pb_trylock()) return 0;
+    if (pb.oldest != pb.next_epoch) { /* split-phase or NB barriers outstanding */
+        pb_unlock();
+        return 0;
+    }
+    /* Epoch e stays unpublished (next_epoch == oldest) until it completes,
+     * so the progress that polls run from this wait finds nothing to do;
+     * in PAR the state stays locked (its progress only try-locks). */
+    const uint32_t e = pb.next_epoch;
+    const size_t at = (size_t)(e % GASNETC_PSHM_BAR_WINDOW) * pb.per_epoch;
+    gasnete_bval_t acc = mine; /* mine joined with what arrived so far */
+    unsigned turns = 0;
+    for (uint32_t k = 0; k < pb.rounds; k++) {
+        flag_write(e, k, acc);
+        const pshmbar_flag_t *f = (const pshmbar_flag_t *)(pb.from[k] + at);
+        while (__atomic_load_n(&f->epoch_p1, __ATOMIC_ACQUIRE) != e + 1) wait_turn(&turns);
+        gasnete_bval_t v = {f->kind, f->id};
+        acc = gasnete_bval_join(acc, v);
+    }
+    pb.next_epoch = pb.oldest = e + 1;
+    pb_unlock();
+    *result = acc;
+    return 1;
 }
 
 void gasnete_pshmbar_wait(gasnete_op_t *op)

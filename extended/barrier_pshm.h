@@ -20,6 +20,13 @@ void gasnete_pshmbar_start(gasnete_op_t *op, gasnete_bval_t mine);
 /* Waits (spinning on the flags, polling every few checks) until op is
  * complete. */
 void gasnete_pshmbar_wait(gasnete_op_t *op);
+/* A blocking barrier with contribution mine, done here from start to end
+ * (no op, no window slot) when no other barrier of this process is
+ * outstanding: stores the result and returns 1.  Returns 0, having done
+ * nothing, when this path is not usable (not a PSHM-only job, a
+ * split-phase or NB barrier outstanding, PAR: the state busy); the caller
+ * then takes gasnete_pshmbar_start. */
+int gasnete_pshmbar_blocking(gasnete_bval_t mine, gasnete_bval_t *result);
 /* Advances outstanding barriers (called by the barrier progress). */
 void gasnete_pshmbar_progress(void);
 

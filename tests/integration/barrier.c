@@ -5,12 +5,14 @@
  *     number into its slot on every rank with a blocking put; after the
  *     barrier all slots must hold it.  The barrier alternates between
  *     BarrierBlocking, BarrierNB + gex_Event_Wait, BarrierNB + gex_Event_Test
- *     polling, and legacy notify/wait; one rank is sometimes late.
+ *     polling, legacy notify/wait and legacy gasnet_barrier; one rank is
+ *     sometimes late.
  *  3. Legacy (GASNet-1) barriers: matching named ids, anonymous, named mixed
  *     with anonymous, gasnet_barrier_try polling, and deliberate mismatches
  *     (different ids, GASNET_BARRIERFLAG_MISMATCH) that must return
- *     GASNET_ERR_BARRIER_MISMATCH on every rank; the barriers after a
- *     mismatch must work again.
+ *     GASNET_ERR_BARRIER_MISMATCH on every rank, through notify/wait and
+ *     through gasnet_barrier (with gasnet_barrier_result's report); the
+ *     barriers after a mismatch must work again.
  * The client is initialised with GEX_FLAG_USES_GASNET1 to use gasnet_barrier_*.
  */
 #include <gasnet.h>
@@ -32,7 +34,7 @@ static void legacy_barrier(int id, int flags)
 
 static void some_barrier(unsigned i)
 {
-    switch (i % 4) {
+    switch (i % 5) {
     case 0:
         CHECK_OK(gex_Coll_BarrierBlocking(test_tm, 0));
         break;
@@ -45,9 +47,15 @@ static void some_barrier(unsigned i)
         while (gex_Event_Test(e) != 0) gasnet_AMPoll();
         break;
     }
-    default:
+    case 3:
         legacy_barrier((int)i, 0);
         break;
+    default: { /* the one-call legacy barrier */
+        int rc = gasnet_barrier((int)i, 0);
+        CHECK_MSG(rc == GASNET_OK, "gasnet_barrier(%u, 0) returned %d (%s)", i, rc,
+                  gasnet_ErrorName(rc));
+        break;
+    }
     }
 }
 
@@ -64,7 +72,7 @@ static void checked_barriers(void)
         some_barrier(i);
         for (gex_Rank_t r = 0; r < test_size; r++)
             CHECK_MSG(slots[r] == i, "after barrier %u (kind %u) slot of rank %u holds %u", i,
-                      i % 4, (unsigned)r, (unsigned)slots[r]);
+                      i % 5, (unsigned)r, (unsigned)slots[r]);
         some_barrier(i + 1); /* nobody writes i+1 before everyone checked i */
     }
 }
@@ -76,6 +84,27 @@ static void expect_mismatch(int notify_id, int notify_flags, int wait_id, int wa
     int rc = gasnet_barrier_wait(wait_id, wait_flags);
     CHECK_MSG(rc == GASNET_ERR_BARRIER_MISMATCH, "%s: gasnet_barrier_wait returned %d (%s), "
               "expected GASNET_ERR_BARRIER_MISMATCH", what, rc, gasnet_ErrorName(rc));
+}
+
+/* gasnet_barrier(id, flags): a match, then rank odd's different id, which
+ * every rank must see as a mismatch, also in gasnet_barrier_result. */
+static void one_call_barriers(gex_Rank_t odd)
+{
+    int rc = gasnet_barrier(40, 0), id = -1;
+    CHECK_MSG(rc == GASNET_OK, "gasnet_barrier(40, 0) returned %d (%s)", rc, gasnet_ErrorName(rc));
+    int fl = gasnet_barrier_result(&id);
+    CHECK_MSG(fl == 0 && id == 40, "gasnet_barrier_result after a matching gasnet_barrier(40): "
+              "flags 0x%x, id %d", fl, id);
+    rc = gasnet_barrier(test_rank == odd ? 42 : 41, 0);
+    CHECK_MSG(rc == GASNET_ERR_BARRIER_MISMATCH, "rank %u called gasnet_barrier with another id: "
+              "returned %d (%s), expected GASNET_ERR_BARRIER_MISMATCH", (unsigned)odd, rc,
+              gasnet_ErrorName(rc));
+    fl = gasnet_barrier_result(&id);
+    CHECK_MSG(fl & GASNET_BARRIERFLAG_MISMATCH, "gasnet_barrier_result after a mismatched "
+              "gasnet_barrier: flags 0x%x (no GASNET_BARRIERFLAG_MISMATCH)", fl);
+    rc = gasnet_barrier(43, GASNET_BARRIERFLAG_ANONYMOUS);
+    CHECK_MSG(rc == GASNET_OK, "anonymous gasnet_barrier after a mismatch returned %d (%s)", rc,
+              gasnet_ErrorName(rc));
 }
 
 static void legacy_barriers(void)
@@ -105,6 +134,7 @@ static void legacy_barriers(void)
             int fl = test_rank == odd ? GASNET_BARRIERFLAG_MISMATCH : 0;
             expect_mismatch(5, fl, 5, fl, what);
             CHECK_OK(gex_Coll_BarrierBlocking(test_tm, 0)); /* and so does the EX barrier */
+            one_call_barriers(odd);
         }
     }
     /* Notify and wait ids differ on one rank only (a local mismatch). */
