@@ -222,25 +222,14 @@ gex_Event_t gex_Coll_BarrierNB(gex_TM_t tm, gex_Flags_t flags)
     return &op->ev;
 }
 
-/* A blocking barrier of team t with nothing else outstanding, over
- * shared-memory flags without an op (barrier_pshm.c): the common loop of
- * blocking barriers pays only the flag exchange.  0: not taken. */
-static int gasnete_barrier_blocking_fast(struct gasnete_team_s *t, gasnete_bval_t mine,
-                                         gasnete_bval_t *result)
-{
-    if (t != gasneti_the_tm.coll) return 0;
-    __atomic_thread_fence(__ATOMIC_RELEASE); /* as in gasnete_barrier_start */
-    if (!gasnete_pshmbar_blocking(mine, result)) return 0;
-    __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    return 1;
-}
-
 int gex_Coll_BarrierBlocking(gex_TM_t tm, gex_Flags_t flags)
 {
     gasnete_bval_t anon = {GASNETE_BV_ANON, 0}, result;
     const char *fn = "gex_Coll_BarrierBlocking";
-    if (gasnete_barrier_blocking_fast(gasnete_team_for_coll(tm, fn), anon, &result))
-        return GASNET_OK;
+    /* The primordial team's blocking barrier over shared-memory flags, when
+     * nothing else is outstanding: no op, no engine (barrier_pshm.c); the
+     * checks of gasnete_team_for_coll hold for this tm once it is usable. */
+    if (tm == &gasneti_the_tm && gasnete_pshmbar_blocking(anon, &result)) return GASNET_OK;
     (void)gasnete_barrier_finish(gasnete_barrier_start(tm, anon, fn));
     return GASNET_OK;
 }
@@ -300,7 +289,8 @@ int gasnete_coll_barrier(gex_TM_t tm, int id, int flags)
 {
     struct gasnete_team_s *t = gasnete_team_for_coll(tm, "gasnet_barrier");
     gasnete_bval_t result;
-    if (!t->g1op && gasnete_barrier_blocking_fast(t, gasnete_bval_from_notify(id, flags), &result)) {
+    if (tm == &gasneti_the_tm && !t->g1op &&
+        gasnete_pshmbar_blocking(gasnete_bval_from_notify(id, flags), &result)) {
         int rc = gasnete_bval_wait_rc(result, id, flags);
         t->g1_prev_flags = gasnete_bval_result_flags(result, rc, &t->g1_prev_id);
         return rc;

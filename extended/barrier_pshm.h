@@ -25,7 +25,9 @@ void gasnete_pshmbar_wait(gasnete_op_t *op);
  * outstanding: stores the result and returns 1.  Returns 0, having done
  * nothing, when this path is not usable (not a PSHM-only job, a
  * split-phase or NB barrier outstanding, PAR: the state busy); the caller
- * then takes gasnete_pshmbar_start. */
+ * then takes gasnete_pshmbar_start.  Orders memory as every barrier does
+ * (release at the start, acquire at the end); a call from a handler is
+ * reported when it has to wait. */
 int gasnete_pshmbar_blocking(gasnete_bval_t mine, gasnete_bval_t *result);
 /* Advances outstanding barriers (called by the barrier progress). */
 void gasnete_pshmbar_progress(void);
