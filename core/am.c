@@ -146,9 +146,11 @@ static void am_lc_end(int rc, gex_Event_t *lc_opt, const gasnete_cmpl_t *c, gex_
  * Release builds only: an AM to a neighbour of the primordial team's run
  * claims its queue slot at once and writes the header into it, without the
  * header copy, the va_list round trip through fill_hdr, and the routing
- * layers.  Anything else (debug build, self, verbs, another team or
- * endpoint, a full queue, IMMEDIATE, an lc_opt that is not simple, a size
- * out of range) takes the general path below, which checks everything. */
+ * layers.  A Short to a network peer takes the verbs counterpart,
+ * gasnetc_ibv_short_fast (core/ibv/README "AM Short fast path").  Anything
+ * else (debug build, self, other verbs AMs, another team or endpoint, a
+ * full queue, IMMEDIATE, an lc_opt that is not simple, a size out of
+ * range) takes the general path below, which checks everything. */
 #if !defined(GASNET_DEBUG)
 #define GASNETC_AM_FAST 1
 
@@ -225,6 +227,12 @@ static GASNETC_AM_INLINE int fast_medium(gex_Rank_t dest, unsigned req, gex_AM_I
 static inline int fast_reply_ok(gex_Token_t token, unsigned numargs)
 {
     return token && token->is_req && !token->replied && !token->net &&
+           numargs <= GASNETC_AM_MAX_ARGS;
+}
+/* The Reply fast path over verbs applies to a token of a verbs Request. */
+static inline int fast_reply_verbs_ok(gex_Token_t token, unsigned numargs)
+{
+    return token && token->is_req && !token->replied && token->net &&
            numargs <= GASNETC_AM_MAX_ARGS;
 }
 #else
@@ -317,6 +325,13 @@ int gasnetc_AM_RequestShort(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler
             fast_fill(s, GASNETC_AM_SHORT, 1, handler, numargs, 0, 0, tm->ep->index, 0, &ap);
             va_end(ap);
             gasnetc_pshmq_publish(s, pos);
+            return 0;
+        }
+        /* Not a neighbour (a neighbour's full queue waits in the general
+         * path): over verbs, packed straight into a descriptor. */
+        if (!(flags & GEX_FLAG_IMMEDIATE) && !gasnetc_is_local(rank) &&
+            gasnetc_ibv_short_fast(rank, NULL, 1, handler, numargs, tm->ep->index, 0, &ap) == 0) {
+            va_end(ap);
             return 0;
         }
     }
@@ -494,6 +509,14 @@ int gasnetc_AM_ReplyShort(gex_Token_t token, gex_AM_Index_t handler, unsigned in
             gasnetc_pshmq_publish(s, pos);
             return 0;
         }
+    } else if (__builtin_expect(fast_reply_verbs_ok(token, numargs), 1)) {
+        token->replied = 1;
+        if (gasnetc_ibv_short_fast(token->src, token->net, 0, handler, numargs, token->ep->index,
+                                   token->src_ep, &ap) == 0) {
+            va_end(ap);
+            return 0;
+        }
+        token->replied = 0; /* the general path checks and sets it again */
     }
 #endif
     rc = reply_short_v(token, handler, numargs, flags, ap);

@@ -3,13 +3,7 @@
 
 #include <string.h>
 
-static void put32(unsigned char *p, uint32_t v)
-{
-    p[0] = (unsigned char)v;
-    p[1] = (unsigned char)(v >> 8);
-    p[2] = (unsigned char)(v >> 16);
-    p[3] = (unsigned char)(v >> 24);
-}
+#define put32 gasnetc_am_wire_put32
 
 static uint32_t get32(const unsigned char *p)
 {

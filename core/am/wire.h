@@ -58,6 +58,32 @@ void gasnetc_am_rndv_pack(const gasnetc_am_rndv_t *r, void *buf);
 /* Returns 0 when the reserved bytes are not 0. */
 int gasnetc_am_rndv_unpack(const void *buf, gasnetc_am_rndv_t *r);
 
+/* A 32-bit field of the wire form (little-endian). */
+static inline void gasnetc_am_wire_put32(unsigned char *p, uint32_t v)
+{
+    p[0] = (unsigned char)v;
+    p[1] = (unsigned char)(v >> 8);
+    p[2] = (unsigned char)(v >> 16);
+    p[3] = (unsigned char)(v >> 24);
+}
+
+/* The fixed 16 bytes of a Short's wire form, no credits (what
+ * gasnetc_am_hdr_pack writes for such a header); its nargs arguments
+ * follow at p + 16.  For the send fast paths, which pack straight from
+ * their arguments without a gasnetc_am_hdr_t. */
+static inline void gasnetc_am_short_wire(unsigned char *p, unsigned is_req, unsigned handler,
+                                         unsigned nargs, uint32_t src_rank, unsigned dst_ep,
+                                         unsigned src_ep)
+{
+    p[0] = (unsigned char)(GASNETC_AM_SHORT | (is_req ? 4u : 0u));
+    p[1] = (unsigned char)handler;
+    p[2] = (unsigned char)nargs;
+    p[3] = 0;
+    gasnetc_am_wire_put32(p + 4, src_rank);
+    gasnetc_am_wire_put32(p + 8, 0);
+    gasnetc_am_wire_put32(p + 12, (uint32_t)dst_ep | (uint32_t)src_ep << 8);
+}
+
 /* Bytes the wire form of hdr occupies. */
 size_t gasnetc_am_hdr_wire_size(const gasnetc_am_hdr_t *hdr);
 

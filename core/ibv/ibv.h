@@ -15,6 +15,7 @@
 #define GASNETC_IBV_H
 
 #include <stddef.h>
+#include <stdarg.h>
 #include <stdint.h>
 
 #include "core/ibv/ports_select.h" /* GASNETC_IBV_LINK_IB / _ETH */
@@ -176,6 +177,16 @@ int gasnetc_ibv_cseg_long_ok(uint32_t rank, uint64_t raddr, size_t len);
  * send completion adds the matching done (any thread). */
 int gasnetc_ibv_am_send(uint32_t dest, void *net, gasnetc_am_hdr_t *hdr, const void *payload,
                         size_t nbytes, int immediate, void *lc);
+
+/* The AM Short fast path (core/am.c, release builds): a Short to job rank
+ * dest, a Request (net NULL) over an established connection or a Reply on
+ * net, its wire header packed from the nargs int arguments in *ap straight
+ * into a send descriptor (no gasnetc_am_hdr_t, no routing).  Waits for
+ * credit as gasnetc_ibv_am_send does without immediate.  Returns 0 when
+ * sent; 1, having done nothing (*ap untouched), when the general path must
+ * take it: no connection yet, several QPs per peer. */
+int gasnetc_ibv_short_fast(uint32_t dest, void *net, unsigned is_req, unsigned handler,
+                           unsigned nargs, unsigned src_ep, unsigned dst_ep, va_list *ap);
 
 /* Starts the setup of every on-demand connection this rank lacks, without
  * waiting (the leader of a non-collective exit must reach every rank). */

@@ -320,6 +320,29 @@ static void send_req_async(gasnetc_sdesc_t *d, int must_wait, unsigned granted, 
     /* queued: d may already be posted and freed by another thread */
 }
 
+/* Posts built descriptor d, a Request taking a credit first unless granted
+ * holds one (waiting in the backlog when none is left), and returns once
+ * its payload may be reused: at once, or (must_wait: read in place) after
+ * its send completion. */
+static void send_sync(gasnetc_sdesc_t *d, int is_req, unsigned granted, int must_wait)
+{
+    if (!is_req || granted) {
+        d->owned = must_wait;
+        send_granted(d, granted);
+    } else {
+        d->owned = 1; /* if queued, another thread may post it and its completion come back */
+        d->node.item = d;
+        unsigned f = gasnetc_credit_acquire(&d->cep->credit, &d->node);
+        if (f == GASNETC_CREDIT_QUEUED) {
+            must_wait = 1; /* sent from a credit chain; local completion when done */
+        } else {
+            d->owned = must_wait;
+            send_granted(d, f);
+        }
+    }
+    if (must_wait) wait_done(d, is_req);
+}
+
 int gasnetc_ibv_am_send(uint32_t dest, void *net, gasnetc_am_hdr_t *hdr, const void *payload,
                         size_t nbytes, int immediate, void *lc)
 {
@@ -359,20 +382,31 @@ int gasnetc_ibv_am_send(uint32_t dest, void *net, gasnetc_am_hdr_t *hdr, const v
         send_req_async(d, must_wait, granted, (gasnete_ctr_t *)lc);
         return 0;
     }
-    if (!is_req || granted) {
-        d->owned = must_wait;
-        send_granted(d, granted);
-    } else {
-        d->owned = 1; /* if queued, another thread may post it and its completion come back */
-        d->node.item = d;
-        unsigned f = gasnetc_credit_acquire(&c->credit, &d->node);
-        if (f == GASNETC_CREDIT_QUEUED) {
-            must_wait = 1; /* sent from a credit chain; local completion when done */
-        } else {
-            d->owned = must_wait;
-            send_granted(d, f);
-        }
+    send_sync(d, is_req, granted, must_wait);
+    return 0;
+}
+
+int gasnetc_ibv_short_fast(uint32_t dest, void *net, unsigned is_req, unsigned handler,
+                           unsigned nargs, unsigned src_ep, unsigned dst_ep, va_list *ap)
+{
+    gasnetc_cep_t *c = (gasnetc_cep_t *)net;
+    if (!c) { /* a Request: only over an established connection, one QP per peer */
+        if (dest >= gasnetc_ibv.size || gasnetc_ibv.nqps != 1) return 1;
+        c = GASNETC_ATOMIC_LOAD(&gasnetc_ibv.peer_ceps[dest]);
+        if (!c) return 1;
     }
-    if (must_wait) wait_done(d, is_req);
+    /* Header only, padded to 8 bytes: at most 80 bytes, within the hbuf. */
+    const size_t hl = 16 + 4 * (size_t)nargs, off = GASNETC_IBV_HDR_ROOM(hl);
+    gasnetc_sdesc_t *d = gasnetc_ibv_desc_get(c, is_req ? GASNETC_OP_AM_REQ : GASNETC_OP_AM_REP);
+    unsigned char *p = d->slot.data;
+    gasnetc_am_short_wire(p, is_req, handler, nargs, gasnetc_ibv.rank, dst_ep, src_ep);
+    for (unsigned i = 0; i < nargs; i++)
+        gasnetc_am_wire_put32(p + 16 + 4 * i, (uint32_t)va_arg(*ap, int));
+    if (off > hl) memset(p + hl, 0, off - hl);
+    d->sge[0].addr = (uintptr_t)p;
+    d->sge[0].length = (uint32_t)off;
+    d->sge[0].lkey = d->slot.lkey[c->res->index];
+    d->inl = off <= c->inline_max;
+    send_sync(d, (int)is_req, 0, 0);
     return 0;
 }
