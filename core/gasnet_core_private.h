@@ -38,6 +38,9 @@ void gasnetc_am_reply_eps(gasnetc_am_hdr_t *h, gex_Token_t token);
 void gasnetc_am_deliver(const gasnetc_am_hdr_t *hdr, void *payload);
 /* Same, for the verbs transport: net is the connection the AM came on (the
  * Reply goes back on it).  Returns 1 if a Request handler sent a Reply. */
+int gasnetc_am_deliver_net(const gasnetc_am_hdr_t *hdr, void *payload, void *net);
+/* The checked dispatcher behind both: names what is wrong with an AM the
+ * registration does not accept; same return. */
 int gasnetc_am_dispatch(const gasnetc_am_hdr_t *hdr, void *payload, void *net);
 
 /* Validates a client's handler table entry and installs it. */

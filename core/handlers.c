@@ -7,10 +7,11 @@
 static GASNETI_TLS int handler_depth;
 
 /* What each registered handler accepts, precomputed at registration for the
- * PSHM receive path (gasnetc_am_deliver): bit (category * 2 + is_req) is
+ * receive paths (gasnetc_am_deliver): bit (category * 2 + is_req) is
  * set for every kind of AM the entry's flags allow, bits 8..15 hold the
  * argument count it takes (0xff: any, for an entry without a category).
- * 0 = unregistered.  A message the bits refuse goes to gasnetc_am_dispatch,
+ * 0 = unregistered.  The verbs receive path uses it too
+ * (gasnetc_am_deliver_net).  A message the bits refuse goes to gasnetc_am_dispatch,
  * which names the mismatch. */
 static uint32_t accept_tab[GASNET_MAXEPS][256];
 
@@ -176,10 +177,12 @@ static const char *category_name(unsigned c)
     return c == GASNETC_AM_SHORT ? "Short" : c == GASNETC_AM_MEDIUM ? "Medium" : "Long";
 }
 
-/* The PSHM receive path: gasnetc_am_dispatch's checks folded into one
- * table lookup; anything the table refuses goes to gasnetc_am_dispatch,
- * which reports it. */
-void gasnetc_am_deliver(const gasnetc_am_hdr_t *hdr, void *payload)
+/* The receive paths (PSHM: net NULL; verbs: the connection): gasnetc_am_
+ * dispatch's checks folded into one table lookup; anything the table
+ * refuses goes to gasnetc_am_dispatch, which reports it.  Returns 1 if a
+ * Request handler sent a Reply. */
+static inline __attribute__((__always_inline__)) int deliver(const gasnetc_am_hdr_t *hdr,
+                                                            void *payload, void *net)
 {
     unsigned epi = hdr->dst_ep, h = hdr->handler, cat = hdr->category, nargs = hdr->nargs;
     gex_EP_t ep;
@@ -196,7 +199,7 @@ void gasnetc_am_deliver(const gasnetc_am_hdr_t *hdr, void *payload)
             tok.is_long = cat == GASNETC_AM_LONG;
             tok.replied = 0;
             tok.entry = e;
-            tok.net = NULL;
+            tok.net = net;
             tok.ep = ep;
             tok.src_ep = hdr->src_ep;
             gex_AM_Fn_t fn = e->gex_fnptr;
@@ -223,10 +226,20 @@ void gasnetc_am_deliver(const gasnetc_am_hdr_t *hdr, void *payload)
 #undef SHORT_FN
 #undef MEDLONG_FN
             handler_depth--;
-            return;
+            return tok.replied;
         }
     }
-    (void)gasnetc_am_dispatch(hdr, payload, NULL);
+    return gasnetc_am_dispatch(hdr, payload, net);
+}
+
+void gasnetc_am_deliver(const gasnetc_am_hdr_t *hdr, void *payload)
+{
+    (void)deliver(hdr, payload, NULL);
+}
+
+int gasnetc_am_deliver_net(const gasnetc_am_hdr_t *hdr, void *payload, void *net)
+{
+    return deliver(hdr, payload, net);
 }
 
 void gasnetc_am_route_eps(gasnetc_am_hdr_t *h, gex_TM_t tm, const char *fn)

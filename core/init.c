@@ -280,7 +280,7 @@ int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p,
     int nports = 0;
     gasnetc_ibv_ports_open(rank, size, need_network, &ports, &nports);
     /* RC connections to every rank outside the neighbourhood (collective). */
-    gasnetc_ibv_connect(ports, nports, rank, size, gasnetc_is_local_u32, gasnetc_am_dispatch);
+    gasnetc_ibv_connect(ports, nports, rank, size, gasnetc_is_local_u32, gasnetc_am_deliver_net);
     gasnetc_positions_init(host_of);
     free(host_of);
     gasnetc_poll_policy_init(gasnetc_host_count);
