@@ -128,7 +128,7 @@ static int advance(uint32_t e, pshmbar_slot_t *s)
         if (__atomic_load_n(&f->epoch_p1, __ATOMIC_ACQUIRE) != e + 1) return 0;
         gasnete_bval_t v = {f->kind, f->id};
         s->acc = gasnete_bval_join(s->acc, v);
-        s->round = k + 1;
+        __atomic_store_n(&s->round, k + 1, __ATOMIC_RELAXED); /* read by waits without the lock */
         if (s->round < pb.rounds) flag_write(e, s->round, gasnete_bval_join(s->mine, s->acc));
     }
     gasnete_bval_t result = gasnete_bval_join(s->mine, s->acc);
@@ -167,7 +167,6 @@ void gasnete_pshmbar_start(gasnete_op_t *op, gasnete_bval_t mine)
 {
     op->coll_test = pshmbar_test;
     op->coll_wait = gasnete_pshmbar_wait;
-    op->coll_data = 0;
     pb_lock();
     /* At most half a window of incomplete barriers (see the top). */
     while (pb.next_epoch - pb.oldest >= GASNETC_PSHM_BAR_WINDOW / 2) {
@@ -178,8 +177,9 @@ void gasnete_pshmbar_start(gasnete_op_t *op, gasnete_bval_t mine)
     }
     uint32_t e = pb.next_epoch++;
     pshmbar_slot_t *s = &pb.slot[e % GASNETC_PSHM_BAR_WINDOW];
+    op->coll_data = e; /* until done: the epoch, for gasnete_pshmbar_wait */
     s->op = op;
-    s->round = 0;
+    __atomic_store_n(&s->round, 0, __ATOMIC_RELAXED);
     s->mine = mine;
     s->acc.kind = GASNETE_BV_ANON;
     s->acc.id = 0;
@@ -266,11 +266,25 @@ void gasnete_pshmbar_wait(gasnete_op_t *op)
      * contention"), not at once because earlier barriers delivered no
      * message (a barrier-only loop never does). */
     gasnetc_poll_wait_begin();
-    for (;;) {
-        for (int i = 0; i < GASNETE_PSHMBAR_SPIN; i++) {
-            if (pshmbar_test(op)) return;
-            gasneti_pollwait_hint();
+    for (unsigned t = 1;; t++) {
+        uint64_t d = __atomic_load_n(&op->coll_data, __ATOMIC_ACQUIRE);
+        if (d & GASNETE_PSHMBAR_DONE) return;
+        /* Until done, coll_data is the epoch: look at the one flag it waits
+         * for (its round read without the lock, a hint: the progress below
+         * decides), and take the lock only once that flag is there. */
+        const uint32_t e = (uint32_t)d;
+        const uint32_t k = __atomic_load_n(&pb.slot[e % GASNETC_PSHM_BAR_WINDOW].round,
+                                           __ATOMIC_RELAXED);
+        if (k < pb.rounds) {
+            const pshmbar_flag_t *f =
+                (const pshmbar_flag_t *)(pb.from[k] + (size_t)(e % GASNETC_PSHM_BAR_WINDOW) *
+                                                          pb.per_epoch);
+            if (__atomic_load_n(&f->epoch_p1, __ATOMIC_ACQUIRE) != e + 1) {
+                if (t % GASNETE_PSHMBAR_SPIN) gasneti_pollwait_hint();
+                else gasnetc_poll();
+                continue;
+            }
         }
-        gasnetc_poll();
+        gasnete_pshmbar_progress();
     }
 }
