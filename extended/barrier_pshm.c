@@ -108,12 +108,24 @@ static pshmbar_flag_t *flag_of(uint32_t rank, uint32_t epoch, uint32_t round)
                               (size_t)round * GASNETC_PSHM_BAR_ENTRY);
 }
 
-static void flag_write(uint32_t epoch, uint32_t round, gasnete_bval_t v)
+/* Publishes value v in my entry f of epoch: value first, the epoch last. */
+static inline void flag_store(pshmbar_flag_t *f, uint32_t epoch, gasnete_bval_t v)
 {
-    pshmbar_flag_t *f = flag_of(pb.me, epoch, round);
     f->kind = v.kind;
     f->id = v.id;
     __atomic_store_n(&f->epoch_p1, epoch + 1, __ATOMIC_RELEASE);
+}
+
+static void flag_write(uint32_t epoch, uint32_t round, gasnete_bval_t v)
+{
+    flag_store(flag_of(pb.me, epoch, round), epoch, v);
+}
+
+/* The entry of round k of epoch e that this rank reads. */
+static inline const pshmbar_flag_t *src_flag(uint32_t e, uint32_t k)
+{
+    return (const pshmbar_flag_t *)(pb.from[k] +
+                                    (size_t)(e % GASNETC_PSHM_BAR_WINDOW) * pb.per_epoch);
 }
 
 /* Advances epoch e's rounds as far as the flags allow (lock held).
@@ -122,9 +134,7 @@ static int advance(uint32_t e, pshmbar_slot_t *s)
 {
     while (s->round < pb.rounds) {
         uint32_t k = s->round;
-        const pshmbar_flag_t *f =
-            (const pshmbar_flag_t *)(pb.from[k] +
-                                     (size_t)(e % GASNETC_PSHM_BAR_WINDOW) * pb.per_epoch);
+        const pshmbar_flag_t *f = src_flag(e, k);
         if (__atomic_load_n(&f->epoch_p1, __ATOMIC_ACQUIRE) != e + 1) return 0;
         gasnete_bval_t v = {f->kind, f->id};
         s->acc = gasnete_bval_join(s->acc, v);
@@ -218,9 +228,7 @@ static __attribute__((__noinline__)) void wait_flag(const pshmbar_flag_t *f, uin
 static inline __attribute__((__always_inline__)) void
 round_blocking(uint32_t e, pshmbar_flag_t *w, const pshmbar_flag_t *f, gasnete_bval_t *acc)
 {
-    w->kind = acc->kind;
-    w->id = acc->id;
-    __atomic_store_n(&w->epoch_p1, e + 1, __ATOMIC_RELEASE);
+    flag_store(w, e, *acc);
     if (__atomic_load_n(&f->epoch_p1, __ATOMIC_ACQUIRE) != e + 1) wait_flag(f, e + 1);
     gasnete_bval_t v = {f->kind, f->id};
     *acc = gasnete_bval_join(*acc, v);
@@ -276,9 +284,7 @@ void gasnete_pshmbar_wait(gasnete_op_t *op)
         const uint32_t k = __atomic_load_n(&pb.slot[e % GASNETC_PSHM_BAR_WINDOW].round,
                                            __ATOMIC_RELAXED);
         if (k < pb.rounds) {
-            const pshmbar_flag_t *f =
-                (const pshmbar_flag_t *)(pb.from[k] + (size_t)(e % GASNETC_PSHM_BAR_WINDOW) *
-                                                          pb.per_epoch);
+            const pshmbar_flag_t *f = src_flag(e, k);
             if (__atomic_load_n(&f->epoch_p1, __ATOMIC_ACQUIRE) != e + 1) {
                 if (t % GASNETE_PSHMBAR_SPIN) gasneti_pollwait_hint();
                 else gasnetc_poll();
