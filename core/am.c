@@ -509,14 +509,12 @@ int gasnetc_AM_ReplyShort(gex_Token_t token, gex_AM_Index_t handler, unsigned in
             gasnetc_pshmq_publish(s, pos);
             return 0;
         }
-    } else if (__builtin_expect(fast_reply_verbs_ok(token, numargs), 1)) {
-        token->replied = 1;
-        if (gasnetc_ibv_short_fast(token->src, token->net, 0, handler, numargs, token->ep->index,
-                                   token->src_ep, &ap) == 0) {
-            va_end(ap);
-            return 0;
-        }
-        token->replied = 0; /* the general path checks and sets it again */
+    } else if (__builtin_expect(fast_reply_verbs_ok(token, numargs), 1) &&
+               gasnetc_ibv_short_fast(token->src, token->net, 0, handler, numargs,
+                                      token->ep->index, token->src_ep, &ap) == 0) {
+        token->replied = 1; /* a Reply's send runs no handler: no one looks before this */
+        va_end(ap);
+        return 0;
     }
 #endif
     rc = reply_short_v(token, handler, numargs, flags, ap);

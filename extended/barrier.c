@@ -250,13 +250,20 @@ void gasnete_coll_barrier_notify(gex_TM_t tm, int id, int flags)
                                     "gasnet_barrier_notify");
 }
 
+/* The return code of a GASNet-1 wait given the barrier's result; records
+ * it for gasnet_barrier_result. */
+static int gasnete_g1bar_rc(struct gasnete_team_s *t, gasnete_bval_t result, int id, int flags)
+{
+    int rc = gasnete_bval_wait_rc(result, id, flags);
+    t->g1_prev_flags = gasnete_bval_result_flags(result, rc, &t->g1_prev_id);
+    return rc;
+}
+
 static int gasnete_g1bar_complete(struct gasnete_team_s *t, int id, int flags)
 {
     gasnete_bval_t result = gasnete_barrier_finish(t->g1op);
     t->g1op = NULL;
-    int rc = gasnete_bval_wait_rc(result, id, flags);
-    t->g1_prev_flags = gasnete_bval_result_flags(result, rc, &t->g1_prev_id);
-    return rc;
+    return gasnete_g1bar_rc(t, result, id, flags);
 }
 
 /* The team of a wait/try/result call, checking a notify came first (or,
@@ -290,11 +297,8 @@ int gasnete_coll_barrier(gex_TM_t tm, int id, int flags)
     struct gasnete_team_s *t = gasnete_team_for_coll(tm, "gasnet_barrier");
     gasnete_bval_t result;
     if (tm == &gasneti_the_tm && !t->g1op &&
-        gasnete_pshmbar_blocking(gasnete_bval_from_notify(id, flags), &result)) {
-        int rc = gasnete_bval_wait_rc(result, id, flags);
-        t->g1_prev_flags = gasnete_bval_result_flags(result, rc, &t->g1_prev_id);
-        return rc;
-    }
+        gasnete_pshmbar_blocking(gasnete_bval_from_notify(id, flags), &result))
+        return gasnete_g1bar_rc(t, result, id, flags);
     gasnete_coll_barrier_notify(tm, id, flags);
     return gasnete_coll_barrier_wait(tm, id, flags);
 }

@@ -3,7 +3,6 @@
 
 #include <string.h>
 
-#define put32 gasnetc_am_wire_put32
 
 static uint32_t get32(const unsigned char *p)
 {
@@ -29,16 +28,16 @@ size_t gasnetc_am_hdr_pack(const gasnetc_am_hdr_t *hdr, void *buf)
     p[1] = hdr->handler;
     p[2] = hdr->nargs;
     p[3] = hdr->credits;
-    put32(p + 4, hdr->src_rank);
-    put32(p + 8, hdr->nbytes);
-    put32(p + 12, (uint32_t)hdr->dst_ep | (uint32_t)hdr->src_ep << 8);
+    gasnetc_am_wire_put32(p + 4, hdr->src_rank);
+    gasnetc_am_wire_put32(p + 8, hdr->nbytes);
+    gasnetc_am_wire_put32(p + 12, (uint32_t)hdr->dst_ep | (uint32_t)hdr->src_ep << 8);
     p += 16;
     if (hdr->category == GASNETC_AM_LONG) {
-        put32(p, (uint32_t)hdr->dest_addr);
-        put32(p + 4, (uint32_t)(hdr->dest_addr >> 32));
+        gasnetc_am_wire_put32(p, (uint32_t)hdr->dest_addr);
+        gasnetc_am_wire_put32(p + 4, (uint32_t)(hdr->dest_addr >> 32));
         p += 8;
     }
-    for (unsigned i = 0; i < hdr->nargs; i++, p += 4) put32(p, (uint32_t)hdr->args[i]);
+    for (unsigned i = 0; i < hdr->nargs; i++, p += 4) gasnetc_am_wire_put32(p, (uint32_t)hdr->args[i]);
     return (size_t)(p - (unsigned char *)buf);
 }
 
@@ -74,10 +73,10 @@ size_t gasnetc_am_hdr_unpack(const void *buf, size_t len, gasnetc_am_hdr_t *hdr)
 void gasnetc_am_rndv_pack(const gasnetc_am_rndv_t *r, void *buf)
 {
     unsigned char *p = buf;
-    put32(p, (uint32_t)r->addr);
-    put32(p + 4, (uint32_t)(r->addr >> 32));
-    put32(p + 8, r->rkey);
-    put32(p + 12, 0);
+    gasnetc_am_wire_put32(p, (uint32_t)r->addr);
+    gasnetc_am_wire_put32(p + 4, (uint32_t)(r->addr >> 32));
+    gasnetc_am_wire_put32(p + 8, r->rkey);
+    gasnetc_am_wire_put32(p + 12, 0);
 }
 
 int gasnetc_am_rndv_unpack(const void *buf, gasnetc_am_rndv_t *r)
