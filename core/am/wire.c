@@ -3,7 +3,6 @@
 
 #include <string.h>
 
-
 static uint32_t get32(const unsigned char *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
@@ -37,7 +36,8 @@ size_t gasnetc_am_hdr_pack(const gasnetc_am_hdr_t *hdr, void *buf)
         gasnetc_am_wire_put32(p + 4, (uint32_t)(hdr->dest_addr >> 32));
         p += 8;
     }
-    for (unsigned i = 0; i < hdr->nargs; i++, p += 4) gasnetc_am_wire_put32(p, (uint32_t)hdr->args[i]);
+    for (unsigned i = 0; i < hdr->nargs; i++, p += 4)
+        gasnetc_am_wire_put32(p, (uint32_t)hdr->args[i]);
     return (size_t)(p - (unsigned char *)buf);
 }
 
