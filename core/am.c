@@ -159,37 +159,56 @@ static void am_lc_end(int rc, gex_Event_t *lc_opt, const gasnete_cmpl_t *c, gex_
  * more per message). */
 #define GASNETC_AM_INLINE inline __attribute__((__always_inline__))
 
-/* Slot for an AM to job rank dest (Request or Reply queue), or NULL. */
-static GASNETC_AM_INLINE gasnetc_pshmq_slot_t *fast_claim(gex_Rank_t dest, int is_req, size_t nbytes,
-                                               gasnetc_pshmq_t **qp, uint64_t *posp)
+/* Slot for an AM to job rank dest with nbytes of payload in the queue, or
+ * NULL: in the lane to dest when the payload fits in a slot and the
+ * neighbourhood has lanes (core/pshm/README "Lanes"), else in dest's
+ * Request or Reply queue. */
+static GASNETC_AM_INLINE gasnetc_pshmq_slot_t *fast_claim(gex_Rank_t dest, int is_req,
+                                                          size_t nbytes, gasnetc_pshmq_t **qp,
+                                                          uint64_t *posp)
 {
     const gasnetc_pshm_fast_t *f = &gasnetc_pshm_fast;
     uint32_t d = (uint32_t)dest - f->first;
     if (__builtin_expect(d >= f->n || d == f->me, 0)) return NULL;
+    gasnetc_pshmq_t **lanes = is_req ? f->reqlane : f->replane;
+    if (nbytes <= GASNETC_PSHMQ_INLINE && __builtin_expect(lanes != NULL, 1)) {
+        *qp = lanes[d];
+#if defined(GASNET_PAR)
+        return gasnetc_pshmq_claim_n(lanes[d], nbytes, posp); /* several producers */
+#else
+        return gasnetc_pshmq_claim1(lanes[d], posp);
+#endif
+    }
     gasnetc_pshmq_t *q = (is_req ? f->reqq : f->repq)[d];
     if (__builtin_expect(nbytes > q->max_payload, 0)) return NULL;
     *qp = q;
     return gasnetc_pshmq_claim_n(q, nbytes, posp);
 }
 
-/* Writes the header of a claimed slot; the arguments come from ap.  Every
- * field the consumer reads is written (arguments past nargs are not read). */
+/* Writes the header of a claimed slot; the arguments come from a (when not
+ * NULL) or ap.  Every field the consumer reads is written (arguments past
+ * nargs are not read, dest_addr only for a Long).  The byte fields,
+ * src_rank and nbytes are built in registers and stored as 16 bytes: a
+ * store per field costs the flood a third of its rate (tests/perf/README,
+ * session 15). */
 static GASNETC_AM_INLINE void fast_fill(gasnetc_pshmq_slot_t *s, unsigned cat, unsigned req,
-                             gex_AM_Index_t hidx, unsigned nargs, size_t nb, uint64_t daddr,
-                             unsigned sep, unsigned dep, va_list *ap)
+                                        gex_AM_Index_t hidx, unsigned nargs, size_t nb,
+                                        uint64_t daddr, unsigned sep, unsigned dep,
+                                        const gex_AM_Arg_t *a, va_list *ap)
 {
+    struct {
+        uint8_t category, is_req, handler, nargs, credits, dst_ep, src_ep, rndv;
+        uint32_t src_rank, nbytes;
+    } w = {(uint8_t)cat, (uint8_t)req, hidx, (uint8_t)nargs, 0, (uint8_t)dep, (uint8_t)sep, 0,
+           gasneti_mynode, (uint32_t)nb};
+    _Static_assert(sizeof(w) == 16 && offsetof(gasnetc_am_hdr_t, src_ep) == 6 &&
+                       offsetof(gasnetc_am_hdr_t, src_rank) == 8 &&
+                       offsetof(gasnetc_am_hdr_t, nbytes) == 12,
+                   "fast_fill's image of the header's first 16 bytes");
     gasnetc_am_hdr_t *h = &s->hdr;
-    h->category = (uint8_t)cat;
-    h->is_req = (uint8_t)req;
-    h->handler = hidx;
-    h->nargs = (uint8_t)nargs;
-    h->credits = 0;
-    h->dst_ep = (uint8_t)dep;
-    h->src_ep = (uint8_t)sep;
-    h->src_rank = gasneti_mynode;
-    h->nbytes = (uint32_t)nb;
-    h->dest_addr = daddr;
-    for (unsigned i = 0; i < nargs; i++) h->args[i] = (gex_AM_Arg_t)va_arg(*ap, int);
+    memcpy(h, &w, sizeof(w));
+    if (cat == GASNETC_AM_LONG) h->dest_addr = daddr;
+    for (unsigned i = 0; i < nargs; i++) h->args[i] = a ? a[i] : (gex_AM_Arg_t)va_arg(*ap, int);
     s->nbytes = cat == GASNETC_AM_LONG ? 0 : nb;
 }
 
@@ -203,7 +222,7 @@ static GASNETC_AM_INLINE int fast_medium(gex_Rank_t dest, unsigned req, gex_AM_I
     uint64_t pos;
     gasnetc_pshmq_slot_t *s = fast_claim(dest, (int)req, nbytes, &q, &pos);
     if (__builtin_expect(s == NULL, 0)) return 0;
-    fast_fill(s, GASNETC_AM_MEDIUM, req, hidx, nargs, nbytes, 0, sep, dep, ap);
+    fast_fill(s, GASNETC_AM_MEDIUM, req, hidx, nargs, nbytes, 0, sep, dep, NULL, ap);
     if (nbytes) {
         char *dst = gasnetc_pshmq_payload(q, s, pos, nbytes);
         uint64_t a, b;
@@ -322,7 +341,7 @@ int gasnetc_AM_RequestShort(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler
         uint64_t pos;
         gasnetc_pshmq_slot_t *s = fast_claim(rank, 1, 0, &q, &pos);
         if (__builtin_expect(s != NULL, 1)) {
-            fast_fill(s, GASNETC_AM_SHORT, 1, handler, numargs, 0, 0, tm->ep->index, 0, &ap);
+            fast_fill(s, GASNETC_AM_SHORT, 1, handler, numargs, 0, 0, tm->ep->index, 0, NULL, &ap);
             va_end(ap);
             gasnetc_pshmq_publish(s, pos);
             return 0;
@@ -451,7 +470,7 @@ int gasnetc_AM_RequestLong(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
             s = fast_claim(rank, 1, 0, &q, &pos);
             if (__builtin_expect(s != NULL, 1)) {
                 fast_fill(s, GASNETC_AM_LONG, 1, handler, numargs, nbytes,
-                          (uint64_t)(uintptr_t)dest_addr, tm->ep->index, 0, &ap);
+                          (uint64_t)(uintptr_t)dest_addr, tm->ep->index, 0, NULL, &ap);
                 gasnetc_pshmq_publish(s, pos);
             } else {
                 request_long_wait(tm, rank, handler, nbytes, dest_addr, numargs, flags, ap);
@@ -504,7 +523,7 @@ int gasnetc_AM_ReplyShort(gex_Token_t token, gex_AM_Index_t handler, unsigned in
         if (__builtin_expect(s != NULL, 1)) {
             token->replied = 1;
             fast_fill(s, GASNETC_AM_SHORT, 0, handler, numargs, 0, 0, token->ep->index,
-                      token->src_ep, &ap);
+                      token->src_ep, NULL, &ap);
             va_end(ap);
             gasnetc_pshmq_publish(s, pos);
             return 0;
@@ -521,6 +540,71 @@ int gasnetc_AM_ReplyShort(gex_Token_t token, gex_AM_Index_t handler, unsigned in
     va_end(ap);
     return rc;
 }
+
+/* ---- the Shorts of up to 4 arguments, without a va_list --------------------------
+ * gex_AM_RequestShort0..4 and gex_AM_ReplyShort0..4 call these: in a
+ * release build, a Short to a neighbour is written into its slot straight
+ * from the argument registers (a va_list walk and its spill to the stack
+ * cost the PSHM flood half its rate, tests/perf/README session 15).
+ * Everything else goes to the variadic entry points above. */
+#if GASNETC_AM_FAST
+static GASNETC_AM_INLINE int short_req_fast(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
+                                            unsigned nargs, const gex_AM_Arg_t *a)
+{
+    gasnetc_pshmq_t *q;
+    uint64_t pos;
+    gasnetc_pshmq_slot_t *s;
+    if (__builtin_expect(tm != gasneti_thunk_tm, 0)) return 0;
+    if (__builtin_expect((s = fast_claim(rank, 1, 0, &q, &pos)) == NULL, 0)) return 0;
+    fast_fill(s, GASNETC_AM_SHORT, 1, handler, nargs, 0, 0, tm->ep->index, 0, a, NULL);
+    gasnetc_pshmq_publish(s, pos);
+    return 1;
+}
+
+static GASNETC_AM_INLINE int short_rep_fast(gex_Token_t token, gex_AM_Index_t handler,
+                                            unsigned nargs, const gex_AM_Arg_t *a)
+{
+    gasnetc_pshmq_t *q;
+    uint64_t pos;
+    gasnetc_pshmq_slot_t *s;
+    if (__builtin_expect(!fast_reply_ok(token, nargs), 0)) return 0;
+    if (__builtin_expect((s = fast_claim(token->src, 0, 0, &q, &pos)) == NULL, 0)) return 0;
+    token->replied = 1;
+    fast_fill(s, GASNETC_AM_SHORT, 0, handler, nargs, 0, 0, token->ep->index, token->src_ep, a,
+              NULL);
+    gasnetc_pshmq_publish(s, pos);
+    return 1;
+}
+#else
+#define short_req_fast(tm, rank, handler, nargs, a) ((void)(a), 0)
+#define short_rep_fast(token, handler, nargs, a) ((void)(a), 0)
+#endif
+
+/* a[0] is a placeholder, so that the array of SHORTN(0) is not empty; the
+ * arguments follow as ", a0, a1". */
+#define SHORTN(n, params, ...)                                                               \
+    int gasnetc_AM_RequestShort##n(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,    \
+                                   gex_Flags_t flags params)                                \
+    {                                                                                        \
+        const gex_AM_Arg_t a[n + 1] = {0 __VA_ARGS__};                                      \
+        if (__builtin_expect(short_req_fast(tm, rank, handler, n, a + 1), 1)) return 0;      \
+        return gasnetc_AM_RequestShort(tm, rank, handler, n, flags __VA_ARGS__);            \
+    }                                                                                        \
+    int gasnetc_AM_ReplyShort##n(gex_Token_t token, gex_AM_Index_t handler,                 \
+                                 gex_Flags_t flags params)                                  \
+    {                                                                                        \
+        const gex_AM_Arg_t a[n + 1] = {0 __VA_ARGS__};                                      \
+        if (__builtin_expect(short_rep_fast(token, handler, n, a + 1), 1)) return 0;         \
+        return gasnetc_AM_ReplyShort(token, handler, n, flags __VA_ARGS__);                 \
+    }
+#define P_(x) , gex_AM_Arg_t x
+SHORTN(0, , )
+SHORTN(1, P_(a0), , a0)
+SHORTN(2, P_(a0) P_(a1), , a0, a1)
+SHORTN(3, P_(a0) P_(a1) P_(a2), , a0, a1, a2)
+SHORTN(4, P_(a0) P_(a1) P_(a2) P_(a3), , a0, a1, a2, a3)
+#undef P_
+#undef SHORTN
 
 static GASNETC_AM_SLOW int reply_medium_v(gex_Token_t token, gex_AM_Index_t handler,
                                           const void *source_addr, size_t nbytes,

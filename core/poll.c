@@ -128,9 +128,11 @@ void gasneti_pollwait_hint(void)
      * Otherwise: idle polls already yield when oversubscribed; here only
      * relax the spinning core.  Never inside a handler (no wait loop may
      * run there; this keeps a misplaced one from nesting deliveries). */
-    gasnetc_pshmq_t *rep = __atomic_load_n(&gasnetc_pshm_myq[0], __ATOMIC_ACQUIRE);
-    if (rep && (next_published(rep) || next_published(gasnetc_pshm_myq[1])) &&
-        !gasnetc_in_handler() && gasnetc_pshm_poll(0)) {
+    gasnetc_pshmq_t *const *rx = __atomic_load_n(&gasnetc_pshm_rxq, __ATOMIC_ACQUIRE);
+    int any = 0;
+    if (rx)
+        for (; *rx && !any; rx++) any = next_published(*rx);
+    if (any && !gasnetc_in_handler() && gasnetc_pshm_poll(0)) {
         idle_polls = 0;
         return;
     }

@@ -134,6 +134,32 @@ extern gex_TI_t gex_Token_Info(gex_Token_t token, gex_Token_Info_t *info, gex_TI
  * or non-zero only when GEX_FLAG_IMMEDIATE was given and resources lacked. */
 extern int gasnetc_AM_RequestShort(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
                                    unsigned int numargs, gex_Flags_t flags, ...);
+/* The Shorts of up to 4 arguments (gasnet_am_macros.h): the same without
+ * the argument count and the variadic list. */
+extern int gasnetc_AM_RequestShort0(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
+                                    gex_Flags_t flags);
+extern int gasnetc_AM_RequestShort1(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
+                                    gex_Flags_t flags, gex_AM_Arg_t a0);
+extern int gasnetc_AM_RequestShort2(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
+                                    gex_Flags_t flags, gex_AM_Arg_t a0, gex_AM_Arg_t a1);
+extern int gasnetc_AM_RequestShort3(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
+                                    gex_Flags_t flags, gex_AM_Arg_t a0, gex_AM_Arg_t a1,
+                                    gex_AM_Arg_t a2);
+extern int gasnetc_AM_RequestShort4(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
+                                    gex_Flags_t flags, gex_AM_Arg_t a0, gex_AM_Arg_t a1,
+                                    gex_AM_Arg_t a2, gex_AM_Arg_t a3);
+extern int gasnetc_AM_ReplyShort0(gex_Token_t token, gex_AM_Index_t handler,
+                                  gex_Flags_t flags);
+extern int gasnetc_AM_ReplyShort1(gex_Token_t token, gex_AM_Index_t handler,
+                                  gex_Flags_t flags, gex_AM_Arg_t a0);
+extern int gasnetc_AM_ReplyShort2(gex_Token_t token, gex_AM_Index_t handler,
+                                  gex_Flags_t flags, gex_AM_Arg_t a0, gex_AM_Arg_t a1);
+extern int gasnetc_AM_ReplyShort3(gex_Token_t token, gex_AM_Index_t handler,
+                                  gex_Flags_t flags, gex_AM_Arg_t a0, gex_AM_Arg_t a1,
+                                  gex_AM_Arg_t a2);
+extern int gasnetc_AM_ReplyShort4(gex_Token_t token, gex_AM_Index_t handler,
+                                  gex_Flags_t flags, gex_AM_Arg_t a0, gex_AM_Arg_t a1,
+                                  gex_AM_Arg_t a2, gex_AM_Arg_t a3);
 extern int gasnetc_AM_RequestMedium(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
                                     const void *source_addr, size_t nbytes,
                                     gex_Event_t *lc_opt, unsigned int numargs,

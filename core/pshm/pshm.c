@@ -102,7 +102,7 @@ void *gasnetc_pshm_barrier_area(uint32_t *rounds, size_t *per_epoch, size_t *per
 
 /* ---- the AM send fast path's table (pshm.h) --------------------------------------- */
 gasnetc_pshm_fast_t gasnetc_pshm_fast;
-gasnetc_pshmq_t *gasnetc_pshm_myq[2];
+gasnetc_pshmq_t *const *gasnetc_pshm_rxq;
 
 /* Only for a neighbourhood that is a run of consecutive ranks with
  * power-of-two queues; otherwise n stays 0 and every AM takes try_send. */
@@ -115,21 +115,94 @@ static void fast_publish(const gasnetc_pshm_state_t *st)
     gasnetc_pshm_fast.me = st->my_index;
     gasnetc_pshm_fast.reqq = st->reqq;
     gasnetc_pshm_fast.repq = st->repq;
+    gasnetc_pshm_fast.replane = st->lane_out[0];
+    gasnetc_pshm_fast.reqlane = st->lane_out[1];
     __atomic_store_n(&gasnetc_pshm_fast.n, st->n, __ATOMIC_RELEASE);
+}
+
+/* ---- lanes ---------------------------------------------------------------------- */
+/* Lanes (core/pshm/README "Lanes"): one queue of small slots per ordered
+ * pair of neighbours and kind, for every AM whose payload fits in a slot.
+ * Their memory grows as n^2, so only neighbourhoods of up to this many
+ * ranks get them, with at most this many slots each (a power of two). */
+#define GASNETC_PSHM_LANE_MAXN 16
+#define GASNETC_PSHM_LANE_DEPTH 128
+
+/* Slots per lane for n ranks and queue depth: the largest power of two not
+ * above either limit, or 0 for no lanes. */
+static uint32_t lane_depth_for(uint32_t n, uint32_t depth)
+{
+    uint32_t d = 1;
+    if (n < 2 || n > GASNETC_PSHM_LANE_MAXN) return 0;
+    while (d * 2 <= depth && d * 2 <= GASNETC_PSHM_LANE_DEPTH) d *= 2;
+    return d >= 2 ? d : 0;
+}
+
+/* Bytes of the lanes of an n-rank neighbourhood (both kinds). */
+static size_t lanes_bytes(uint32_t n, size_t lsize)
+{
+    return n < 2 ? 0 : 2 * (size_t)n * (n - 1) * lsize;
+}
+
+static char *lanes_base(gasnetc_pshm_shared_t *sh)
+{
+    return (char *)sh + sizeof(*sh) + 2 * (size_t)sh->n * sh->qsize + bar_bytes(sh->n);
+}
+
+/* The lane of kind w (0 Replies, 1 Requests) from index s into index r. */
+static char *lane_at(gasnetc_pshm_shared_t *sh, int w, uint32_t r, uint32_t s)
+{
+    size_t per_kind = (size_t)sh->n * (sh->n - 1);
+    size_t i = (size_t)w * per_kind + gasnetc_pshm_lane_index(sh->n, r, s);
+    return lanes_base(sh) + i * sh->lsize;
 }
 
 /* ---- init -------------------------------------------------------------------- */
 /* Leader: formats the neighbourhood object at mem. */
-static void shared_format(gasnetc_pshm_shared_t *sh, uint32_t n, uint32_t depth, size_t qsize)
+static void shared_format(gasnetc_pshm_shared_t *sh, uint32_t n, uint32_t depth, size_t qsize,
+                          uint32_t lane_depth, size_t lsize)
 {
     char *base = (char *)sh + sizeof(*sh);
     sh->n = n;
     sh->depth = depth;
     sh->qsize = qsize;
+    sh->lane_depth = lane_depth;
+    sh->lsize = lsize;
     __atomic_store_n(&sh->exit_word, 0, __ATOMIC_RELAXED);
     for (uint32_t i = 0; i < 2 * n; i++)
         gasnetc_pshmq_init(base + (size_t)i * qsize, depth, GASNETC_IBV_MAX_MEDIUM);
+    for (int w = 0; lane_depth && w < 2; w++)
+        for (uint32_t r = 0; r < n; r++)
+            for (uint32_t s = 0; s < n; s++)
+                if (s != r)
+                    gasnetc_pshmq_init(lane_at(sh, w, r, s), lane_depth, GASNETC_PSHMQ_INLINE);
     __atomic_store_n(&sh->magic, GASNETC_PSHM_SHARED_MAGIC, __ATOMIC_RELEASE);
+}
+
+/* Every rank: finds its lanes (both directions) and lists its receive
+ * queues.  Returns the index of a lane that is not initialised, or -1. */
+static int lanes_bind(gasnetc_pshm_state_t *st)
+{
+    gasnetc_pshm_shared_t *sh = st->shared;
+    uint32_t n = st->n, me = st->my_index, k = 0;
+    st->rx_all = calloc(2 * (size_t)n + 1, sizeof(*st->rx_all));
+    if (!st->rx_all) gasneti_fatalerror("PSHM: out of memory for %u queues", n);
+    for (int w = 0; sh->lane_depth && w < 2; w++) {
+        st->lane_out[w] = calloc(n, sizeof(*st->lane_out[w]));
+        st->lane_in[w] = calloc(n, sizeof(*st->lane_in[w]));
+        if (!st->lane_out[w] || !st->lane_in[w])
+            gasneti_fatalerror("PSHM: out of memory for %u lanes", n);
+        for (uint32_t i = 0, j = 0; i < n; i++) {
+            if (i == me) continue;
+            st->lane_out[w][i] = gasnetc_pshmq_attach(lane_at(sh, w, i, me));
+            st->lane_in[w][j] = gasnetc_pshmq_attach(lane_at(sh, w, me, i));
+            if (!st->lane_out[w][i] || !st->lane_in[w][j]) return (int)i;
+            st->rx_all[k++] = st->lane_in[w][j++];
+        }
+    }
+    if (st->repq[me]->mask) st->rx_all[k++] = st->repq[me];
+    if (st->reqq[me]->mask) st->rx_all[k++] = st->reqq[me];
+    return -1;
 }
 
 /* Every rank: finds the queues in a mapped neighbourhood object. */
@@ -137,10 +210,12 @@ static int shared_bind(gasnetc_pshm_state_t *st, const char *name)
 {
     gasnetc_pshm_shared_t *sh = st->shared;
     char *base = (char *)sh + sizeof(*sh);
+    int bad;
 
     if (__atomic_load_n(&sh->magic, __ATOMIC_ACQUIRE) != GASNETC_PSHM_SHARED_MAGIC ||
         sh->n != st->n ||
-        sizeof(*sh) + 2 * (size_t)sh->n * sh->qsize + bar_bytes(sh->n) > st->shared_len) {
+        sizeof(*sh) + 2 * (size_t)sh->n * sh->qsize + bar_bytes(sh->n) +
+                lanes_bytes(sh->n, sh->lsize) > st->shared_len) {
         gasnetc_pshm_error("PSHM: %s does not hold the AM queues of a %u-rank neighbourhood; "
                            "ranks disagree on GASNET_SUPERNODE_MAXSIZE or on their hosts",
                            name, st->n);
@@ -157,6 +232,10 @@ static int shared_bind(gasnetc_pshm_state_t *st, const char *name)
             return -1;
         }
     }
+    if ((bad = lanes_bind(st)) >= 0) {
+        gasnetc_pshm_error("PSHM: a lane of index %d in %s is not initialised", bad, name);
+        return -1;
+    }
     return 0;
 }
 
@@ -167,7 +246,8 @@ int gasnetc_pshm_init(const gasneti_bootstrap_ops_t *boot, uint32_t rank, uint32
     char jobid[GASNETC_PSHM_JOBID_MAX];
     char name[GASNETC_PSHM_NAME_MAX];
     int64_t depth = GASNETI_PARAM_INT(GASNET_PSHM_NETWORK_DEPTH);
-    size_t qsize = 0, len = 0;
+    size_t qsize = 0, len = 0, lsize = 0;
+    uint32_t lane_depth = 0;
     int status = 0, leader;
 
     if (st->initialized) gasneti_fatalerror("PSHM: gasnetc_pshm_init called twice");
@@ -196,14 +276,18 @@ int gasnetc_pshm_init(const gasneti_bootstrap_ops_t *boot, uint32_t rank, uint32
         status = -1;
     } else {
         qsize = gasnetc_pshmq_size((uint32_t)depth, GASNETC_IBV_MAX_MEDIUM);
+        lane_depth = lane_depth_for(st->n, (uint32_t)depth);
+        lsize = lane_depth ? gasnetc_pshmq_size(lane_depth, GASNETC_PSHMQ_INLINE) : 0;
         if (qsize == 0 ||
-            qsize > (SIZE_MAX - sizeof(gasnetc_pshm_shared_t) - bar_bytes(st->n)) / (2 * st->n)) {
+            qsize > (SIZE_MAX / 2 - sizeof(gasnetc_pshm_shared_t) - bar_bytes(st->n) -
+                     lanes_bytes(st->n, lsize)) / (2 * st->n)) {
             gasnetc_pshm_error("PSHM: AM queues for %u ranks x GASNET_PSHM_NETWORK_DEPTH=%lld "
                                "do not fit in memory; lower GASNET_PSHM_NETWORK_DEPTH",
                                st->n, (long long)depth);
             status = -1;
         }
-        len = sizeof(gasnetc_pshm_shared_t) + 2 * (size_t)st->n * qsize + bar_bytes(st->n);
+        len = sizeof(gasnetc_pshm_shared_t) + 2 * (size_t)st->n * qsize + bar_bytes(st->n) +
+              lanes_bytes(st->n, lsize);
     }
     st->shared_len = len;
     gasnetc_pshm_obj_name(name, sizeof(name), "am", st->ranks[0]);
@@ -215,7 +299,7 @@ int gasnetc_pshm_init(const gasneti_bootstrap_ops_t *boot, uint32_t rank, uint32
         if (p) {
             st->shared = p;
             st->mapped = 1;
-            shared_format(st->shared, st->n, (uint32_t)depth, qsize);
+            shared_format(st->shared, st->n, (uint32_t)depth, qsize, lane_depth, lsize);
         } else {
             status = -1;
         }
@@ -235,10 +319,7 @@ int gasnetc_pshm_init(const gasneti_bootstrap_ops_t *boot, uint32_t rank, uint32
     if (leader && st->n > 1) gasnetc_pshm_obj_unlink(name);
     st->initialized = 1;
     fast_publish(st);
-    if (st->repq[st->my_index]->mask && st->reqq[st->my_index]->mask) {
-        gasnetc_pshm_myq[1] = st->reqq[st->my_index];
-        __atomic_store_n(&gasnetc_pshm_myq[0], st->repq[st->my_index], __ATOMIC_RELEASE);
-    }
+    if (st->rx_all[0]) __atomic_store_n(&gasnetc_pshm_rxq, st->rx_all, __ATOMIC_RELEASE);
     return 0;
 
 fail_unlink:
@@ -263,6 +344,12 @@ const uint32_t *gasnetc_pshm_nbrhd_ranks(void)
     return gasnetc_pshm_state.ranks;
 }
 
+uint32_t gasnetc_pshm_lane_depth(void)
+{
+    const gasnetc_pshm_state_t *st = &gasnetc_pshm_state;
+    return st->initialized && st->lane_out[0] ? st->shared->lane_depth : 0;
+}
+
 uint32_t gasnetc_pshm_nbrhd_index(void)
 {
     return gasnetc_pshm_state.my_index;
@@ -274,6 +361,7 @@ int gasnetc_pshm_try_send(uint32_t dest, const gasnetc_am_hdr_t *hdr, const void
 {
     gasnetc_pshm_state_t *st = &gasnetc_pshm_state;
     int idx = gasnetc_pshm_index_of(dest);
+    gasnetc_pshmq_t *q;
     int rc;
 
     if (__builtin_expect(idx < 0 || !st->mapped, 0)) {
@@ -284,8 +372,11 @@ int gasnetc_pshm_try_send(uint32_t dest, const gasnetc_am_hdr_t *hdr, const void
                            (unsigned)dest, idx < 0 ? "" : " (PSHM not initialised)");
     }
     if (hdr->category == GASNETC_AM_LONG) nbytes = 0; /* the caller placed it already */
-    rc = gasnetc_pshmq_try_send(hdr->is_req ? st->reqq[idx] : st->repq[idx], hdr, payload,
-                                nbytes);
+    if (nbytes <= GASNETC_PSHMQ_INLINE && st->lane_out[hdr->is_req] && idx != (int)st->my_index)
+        q = st->lane_out[hdr->is_req][idx];
+    else
+        q = hdr->is_req ? st->reqq[idx] : st->repq[idx];
+    rc = gasnetc_pshmq_try_send(q, hdr, payload, nbytes);
     if (rc < 0)
         gasneti_fatalerror("PSHM: AM payload of %zu bytes to rank %u exceeds the queue slot "
                            "(%d bytes)",
@@ -298,7 +389,7 @@ int gasnetc_pshm_try_send(uint32_t dest, const gasnetc_am_hdr_t *hdr, const void
  * one polling thread; in PAR, a thread that finds the queue's drain flag
  * taken leaves the queue to its holder (who is delivering right now). */
 #if defined(GASNET_PAR)
-static int drain_busy[2]; /* [0] my Reply queue, [1] my Request queue */
+static int drain_busy[2]; /* [0] my Reply lanes and queue, [1] my Request ones */
 #define DRAIN_ENTER(w) (!__atomic_exchange_n(&drain_busy[w], 1, __ATOMIC_ACQUIRE))
 #define DRAIN_LEAVE(w) __atomic_store_n(&drain_busy[w], 0, __ATOMIC_RELEASE)
 #else
@@ -311,20 +402,49 @@ static int drain_busy[2]; /* [0] my Reply queue, [1] my Request queue */
  * transfers from the producer overlap instead of one per message.  Longer
  * runs measured slower (a run's slots go back to the producer later). */
 #define GASNETC_PSHM_SCAN 8
+/* A lane's drain asks for the slots of the next this many positions that
+ * the producer has claimed already (README "Lanes"). */
+#define GASNETC_PSHM_AHEAD 16
 
-static int drain(gasnetc_pshmq_t *q, int which, gasnetc_pshm_deliver_fn deliver)
+/* Lanes with one producer at a time (SEQ, PARSYNC) are claimed with plain
+ * stores, so their consumer may read their tail; in PAR they are claimed
+ * with a CAS, which such reads would slow down. */
+#if defined(GASNET_PAR)
+#define LANE_LOOK_AHEAD 0
+#else
+#define LANE_LOOK_AHEAD 1
+#endif
+
+/* Prefetches the slots from position `from` on that the producer claimed
+ * (less the last 2, which it is still writing), up to GASNETC_PSHM_AHEAD
+ * ahead: their transfers overlap the handlers of the current run.  The
+ * tail is read only when the drain has caught up with its last look. */
+static inline void look_ahead(gasnetc_pshmq_t *q, uint64_t mask, uint64_t from)
+{
+    uint64_t to = from + GASNETC_PSHM_AHEAD, t = q->tail_seen;
+    if ((int64_t)(t - to) < 2) q->tail_seen = t = __atomic_load_n(&q->tail, __ATOMIC_RELAXED);
+    if ((int64_t)(t - 2 - to) < 0) to = t - 2;
+    for (uint64_t x = from; (int64_t)(x - to) < 0; x++)
+        __builtin_prefetch(gasnetc_pshmq_slot_of(q, mask, x), 0, 3);
+}
+
+/* Delivers up to GASNETC_PSHM_POLL_BATCH messages of one queue or lane
+ * (the caller holds its kind's drain flag).  ahead: a lane whose tail may
+ * be read (look_ahead). */
+static int drain(gasnetc_pshmq_t *q, gasnetc_pshm_deliver_fn deliver, int ahead)
 {
     gasnetc_pshmq_slot_t *s;
     uint64_t mask = q->mask, depth = q->depth, pos;
     int n = 0;
-    if (!DRAIN_ENTER(which)) return 0;
     if (__builtin_expect(mask != 0, 1)) {
         /* Power-of-two depth (the default): the inline take, a run of
          * published slots at a time.  head is reloaded per run (a plain
          * load of a line only we write), since a handler that polls may
          * have moved it, and it is stored past the run before the first
-         * handler runs, so a nested drain starts after the run.  Each
-         * slot stays ours until its handler returns. */
+         * handler runs, so a nested drain starts after the run.  The
+         * run's slots stay ours until all its handlers returned: given
+         * back together, their lines go back to the producer in one go
+         * (a give-back between handlers costs a transfer each). */
         while (n < GASNETC_PSHM_POLL_BATCH) {
             unsigned k = 0, lim = GASNETC_PSHM_POLL_BATCH - n;
             if (lim > GASNETC_PSHM_SCAN) lim = GASNETC_PSHM_SCAN;
@@ -334,12 +454,14 @@ static int drain(gasnetc_pshmq_t *q, int which, gasnetc_pshm_deliver_fn deliver)
             __atomic_store_n(&q->head, pos + k, __ATOMIC_RELAXED);
             n += (int)k;
             for (unsigned i = 0; i < k; i++) OWN_HINT(gasnetc_pshmq_slot_of(q, mask, pos + i));
-            for (uint64_t end = pos + k; pos < end; pos++) {
-                s = gasnetc_pshmq_slot_of(q, mask, pos);
+            if (ahead) look_ahead(q, mask, pos + k);
+            for (unsigned i = 0; i < k; i++) {
+                s = gasnetc_pshmq_slot_of(q, mask, pos + i);
                 if (s->hdr.category == GASNETC_AM_LONG) deliver(&s->hdr, NULL);
-                else deliver(&s->hdr, gasnetc_pshmq_payload(q, s, pos, (size_t)s->nbytes));
-                gasnetc_pshmq_give_back(s, pos, depth);
+                else deliver(&s->hdr, gasnetc_pshmq_payload(q, s, pos + i, (size_t)s->nbytes));
             }
+            for (unsigned i = 0; i < k; i++)
+                gasnetc_pshmq_give_back(gasnetc_pshmq_slot_of(q, mask, pos + i), pos + i, depth);
         }
     } else {
         gasnetc_pshmq_msg_t m;
@@ -349,7 +471,6 @@ static int drain(gasnetc_pshmq_t *q, int which, gasnetc_pshm_deliver_fn deliver)
             n++;
         }
     }
-    DRAIN_LEAVE(which);
     return n;
 }
 
@@ -361,18 +482,30 @@ static inline int maybe_msg(gasnetc_pshmq_t *q)
     return !mask || gasnetc_pshmq_peek1(q, mask, __atomic_load_n(&q->head, __ATOMIC_RELAXED));
 }
 
+/* Drains the lanes into me of kind w (0 Replies, 1 Requests), then my
+ * queue of that kind. */
+static int drain_kind(gasnetc_pshm_state_t *st, int w)
+{
+    gasnetc_pshmq_t **in = st->lane_in[w];
+    gasnetc_pshmq_t *q = w ? st->reqq[st->my_index] : st->repq[st->my_index];
+    int n = 0;
+    if (!DRAIN_ENTER(w)) return 0;
+    if (in)
+        for (uint32_t k = 0; k + 1 < st->n; k++)
+            if (maybe_msg(in[k])) n += drain(in[k], st->deliver, LANE_LOOK_AHEAD);
+    if (maybe_msg(q)) n += drain(q, st->deliver, 0);
+    DRAIN_LEAVE(w);
+    return n;
+}
+
 int gasnetc_pshm_poll(int replies_only)
 {
     gasnetc_pshm_state_t *st = &gasnetc_pshm_state;
-    gasnetc_pshmq_t *q;
-    int n = 0;
+    int n;
 
     if (!st->initialized || !st->mapped) return 0;
-    q = st->repq[st->my_index];
-    if (maybe_msg(q)) n = drain(q, 0, st->deliver);
-    if (replies_only) return n;
-    q = st->reqq[st->my_index];
-    if (maybe_msg(q)) n += drain(q, 1, st->deliver);
+    n = drain_kind(st, 0);
+    if (!replies_only) n += drain_kind(st, 1);
     return n;
 }
 
@@ -433,7 +566,7 @@ void gasnetc_pshm_fini(void)
      * Bookkeeping arrays are not freed: free() is not async-signal-safe and
      * the queries keep working during exit. */
     gasnetc_pshm_segment_fini();
-    __atomic_store_n(&gasnetc_pshm_myq[0], NULL, __ATOMIC_RELEASE);
+    __atomic_store_n(&gasnetc_pshm_rxq, NULL, __ATOMIC_RELEASE);
     if (!__atomic_exchange_n(&st->mapped, 0, __ATOMIC_ACQ_REL)) return;
     __atomic_store_n(&st->retired, 1, __ATOMIC_RELEASE);
     st->initialized = 0;

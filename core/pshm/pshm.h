@@ -39,6 +39,7 @@ int gasnetc_pshm_init(const gasneti_bootstrap_ops_t *boot, uint32_t rank, uint32
 int gasnetc_pshm_in_nbrhd(uint32_t rank);     /* 1 if rank is reachable via PSHM (self included) */
 uint32_t gasnetc_pshm_nbrhd_size(void);
 const uint32_t *gasnetc_pshm_nbrhd_ranks(void); /* sorted job ranks */
+uint32_t gasnetc_pshm_lane_depth(void);         /* slots per lane; 0: no lanes */
 uint32_t gasnetc_pshm_nbrhd_index(void);        /* my index in that list */
 
 /* Collective: allocates this rank's segment (size bytes, page-aligned, may
@@ -69,27 +70,31 @@ int gasnetc_pshm_try_send(uint32_t dest, const gasnetc_am_hdr_t *hdr, const void
 
 /* The AM send fast path (core/am.c; core/pshm/README "AM fast path"):
  * the neighbourhood as the run of job ranks [first, first + n), me = my
- * index in it, and the queues per index (struct gasnetc_pshmq, queue.h).
- * Filled at init when the neighbourhood is such a run of at least two
- * ranks with power-of-two queue depths; n = 0 otherwise (every AM then
- * takes gasnetc_pshm_try_send).  The queue pointers stay valid after
- * fini (the queues read as full then). */
+ * index in it, and the queues per index (struct gasnetc_pshmq, queue.h);
+ * reqlane/replane: the lanes from me per index (NULL at mine), or NULL
+ * when the neighbourhood has none (README "Lanes"): an AM whose payload
+ * fits in a slot (GASNETC_PSHMQ_INLINE) goes there.  Filled at init when
+ * the neighbourhood is such a run of at least two ranks with power-of-two
+ * queue depths; n = 0 otherwise (every AM then takes
+ * gasnetc_pshm_try_send).  The pointers stay valid after fini (the queues
+ * read as full then). */
 typedef struct {
     uint32_t first, n, me;
     struct gasnetc_pshmq **reqq, **repq;
+    struct gasnetc_pshmq **reqlane, **replane;
 } gasnetc_pshm_fast_t;
 extern gasnetc_pshm_fast_t gasnetc_pshm_fast;
 
-/* Delivers up to a small batch of arrived messages through the deliver
- * callback; with replies_only, only this rank's Reply queue is drained (used
- * while a handler waits to send a Reply).  Returns the number delivered.
- * Thread-safe in PAR builds (several pollers may run at once). */
+/* Delivers up to a small batch of arrived messages per queue and lane
+ * through the deliver callback; with replies_only, only this rank's Reply
+ * lanes and queue are drained (used while a handler waits to send a
+ * Reply).  Returns the number delivered.  Thread-safe in PAR builds
+ * (several pollers may run at once). */
 int gasnetc_pshm_poll(int replies_only);
-/* This process's Reply and Request queues ([0], [1]) when they are
- * power-of-two queues (the default), else NULL; NULL before init and from
- * fini on.  For the check of wait loops between polls
- * (gasneti_pollwait_hint: is the next slot published?). */
-extern struct gasnetc_pshmq *gasnetc_pshm_myq[2];
+/* This process's power-of-two receive lanes and queues, NULL-terminated;
+ * NULL before init and from fini on.  For the check of wait loops between
+ * polls (gasneti_pollwait_hint: is a next slot published?). */
+extern struct gasnetc_pshmq *const *gasnetc_pshm_rxq;
 
 /* Barrier flags in shared memory (extended/barrier_pshm.c): for each
  * neighbour index i, GASNETC_PSHM_BAR_WINDOW epochs x *rounds entries of

@@ -18,12 +18,18 @@
 #define GASNETC_PSHM_NAME_MAX (GASNETC_PSHM_JOBID_MAX + 48)
 
 /* The neighbourhood object: this header, then 2*n queues (Request queue of
- * index i at 2i, Reply queue at 2i+1), each qsize bytes. */
+ * index i at 2i, Reply queue at 2i+1), each qsize bytes, the barrier area,
+ * then (lane_depth > 0) the lanes, each lsize bytes: the Reply lanes, then
+ * the Request lanes, in each the n-1 lanes into index 0, then into 1, ...,
+ * ordered by sender index (gasnetc_pshm_lane_index). */
 typedef struct {
     uint64_t magic;
     uint32_t n;      /* neighbourhood size */
     uint32_t depth;  /* slots per queue */
     uint64_t qsize;  /* bytes per queue */
+    uint32_t lane_depth; /* slots per lane; 0: no lanes */
+    uint32_t pad;
+    uint64_t lsize;  /* bytes per lane */
     /* The exit word gets its own cache line: read on every poll, written once. */
     uint64_t exit_word __attribute__((__aligned__(64)));
 } __attribute__((__aligned__(64))) gasnetc_pshm_shared_t;
@@ -50,6 +56,13 @@ typedef struct {
     gasnetc_pshm_shared_t *shared; /* the neighbourhood object */
     size_t shared_len;
     gasnetc_pshmq_t **reqq, **repq; /* per neighbour index */
+    /* Lanes (NULL without): lane_out[w][i] from me into index i (NULL at
+     * my index), lane_in[w][k] the n-1 lanes into me; w 0 Replies, 1
+     * Requests. */
+    gasnetc_pshmq_t **lane_out[2], **lane_in[2];
+    /* My power-of-two receive queues and lanes, NULL-terminated, for
+     * gasnetc_pshm_rxq. */
+    gasnetc_pshmq_t **rx_all;
     gasnetc_pshm_seg_t *segs;       /* per neighbour index, after attach */
     int seg_attached;
     int segs_retired;
@@ -78,6 +91,13 @@ static inline int gasnetc_pshm_index_of(uint32_t rank)
         else hi = mid;
     }
     return -1;
+}
+
+/* Position of the lane from sender index s into receiver index r (s != r)
+ * among the lanes of one kind. */
+static inline size_t gasnetc_pshm_lane_index(uint32_t n, uint32_t r, uint32_t s)
+{
+    return (size_t)r * (n - 1) + (s < r ? s : s - 1);
 }
 
 /* Publishes the attached segments in gasneti_pshm_rmatab (the client's

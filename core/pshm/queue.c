@@ -24,7 +24,8 @@ static inline size_t round_up(size_t x, size_t a)
 size_t gasnetc_pshmq_size(uint32_t depth, size_t max_payload)
 {
     if (depth == 0 || max_payload > SIZE_MAX / 4) return 0;
-    size_t buf = round_up(max_payload, GASNETC_PSHMQ_ALIGN), nbuf = gasnetc_pshmq_nbuf(depth);
+    size_t buf = round_up(max_payload, GASNETC_PSHMQ_ALIGN);
+    size_t nbuf = gasnetc_pshmq_nbuf_for(depth, max_payload);
     if (buf && nbuf > (SIZE_MAX / 2) / buf) return 0;
     if ((size_t)depth > (SIZE_MAX / 2 - sizeof(gasnetc_pshmq_t) - nbuf * buf) / GASNETC_PSHMQ_SLOT)
         return 0;
@@ -41,13 +42,14 @@ gasnetc_pshmq_t *gasnetc_pshmq_init(void *mem, uint32_t depth, size_t max_payloa
     q->buf_size = round_up(max_payload, GASNETC_PSHMQ_ALIGN);
     q->max_payload = q->buf_size;
     q->mask = (depth & (depth - 1)) == 0 ? depth - 1 : 0;
-    q->nbuf = gasnetc_pshmq_nbuf(depth);
+    q->nbuf = gasnetc_pshmq_nbuf_for(depth, max_payload);
     for (uint32_t i = 0; i < depth; i++) {
         gasnetc_pshmq_slot_t *s = gasnetc_pshmq_slot_of(q, q->mask, i);
         s->nbytes = 0;
         __atomic_store_n(&s->seq, (uint64_t)i, __ATOMIC_RELAXED);
     }
     __atomic_store_n(&q->head, 0, __ATOMIC_RELAXED);
+    q->tail_seen = 0;
     __atomic_store_n(&q->tail, 0, __ATOMIC_RELAXED);
     /* Publishing the magic last: a process that sees it sees the slots. */
     __atomic_store_n(&q->magic, GASNETC_PSHMQ_MAGIC, __ATOMIC_RELEASE);
@@ -61,7 +63,7 @@ gasnetc_pshmq_t *gasnetc_pshmq_attach(void *mem)
     if (__atomic_load_n(&q->magic, __ATOMIC_ACQUIRE) != GASNETC_PSHMQ_MAGIC) return NULL;
     if (q->depth == 0 || q->buf_size != round_up(q->max_payload, GASNETC_PSHMQ_ALIGN) ||
         q->mask != ((q->depth & (q->depth - 1)) == 0 ? q->depth - 1 : 0) ||
-        q->nbuf != gasnetc_pshmq_nbuf(q->depth))
+        q->nbuf != gasnetc_pshmq_nbuf_for(q->depth, q->max_payload))
         return NULL;
     return q;
 }

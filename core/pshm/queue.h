@@ -43,7 +43,7 @@
 /* Payload buffers of a power-of-two queue deeper than this (one per slot
  * otherwise). */
 #define GASNETC_PSHMQ_BUFS 32
-#define GASNETC_PSHMQ_MAGIC 0x50534833u /* "PSH3" (layout 3: nbuf) */
+#define GASNETC_PSHMQ_MAGIC 0x50534834u /* "PSH4" (layout 4: tail_seen, nbuf 0) */
 
 /* One slot; the inline payload follows at GASNETC_PSHMQ_PAYLOAD_OFF. */
 typedef struct {
@@ -57,12 +57,13 @@ typedef struct {
 typedef struct gasnetc_pshmq {
     uint64_t tail __attribute__((__aligned__(GASNETC_PSHMQ_ALIGN))); /* next position to fill */
     uint64_t head __attribute__((__aligned__(GASNETC_PSHMQ_ALIGN))); /* next position to take */
+    uint64_t tail_seen; /* single consumer of a one-producer queue: its last look at tail */
     uint32_t magic __attribute__((__aligned__(GASNETC_PSHMQ_ALIGN)));
     uint32_t depth;       /* number of slots */
     uint64_t buf_size;    /* bytes per payload buffer, a multiple of GASNETC_PSHMQ_ALIGN */
     uint64_t max_payload; /* payload capacity of one message */
     uint64_t mask;        /* depth - 1 when depth is a power of two, else 0 */
-    uint64_t nbuf;        /* payload buffers: gasnetc_pshmq_nbuf(depth) */
+    uint64_t nbuf;        /* payload buffers: gasnetc_pshmq_nbuf_for(depth, max_payload) */
 } gasnetc_pshmq_t;
 
 /* A message taken off the queue, valid until gasnetc_pshmq_release. */
@@ -79,6 +80,13 @@ typedef struct {
 static inline uint32_t gasnetc_pshmq_nbuf(uint32_t depth)
 {
     return (depth & (depth - 1)) == 0 && depth > GASNETC_PSHMQ_BUFS ? GASNETC_PSHMQ_BUFS : depth;
+}
+
+/* The same for a queue whose messages carry at most max_payload bytes:
+ * none when every payload fits in a slot (a lane, core/pshm/README). */
+static inline uint32_t gasnetc_pshmq_nbuf_for(uint32_t depth, size_t max_payload)
+{
+    return max_payload <= GASNETC_PSHMQ_INLINE ? 0 : gasnetc_pshmq_nbuf(depth);
 }
 
 /* Bytes a queue of depth slots needs (a multiple of GASNETC_PSHMQ_ALIGN),
@@ -148,6 +156,7 @@ static inline gasnetc_pshmq_slot_t *gasnetc_pshmq_slot_of(gasnetc_pshmq_t *q, ui
 static inline int gasnetc_pshmq_buf_free(gasnetc_pshmq_t *q, uint64_t mask, uint64_t pos)
 {
     uint64_t nbuf = q->nbuf, depth = q->depth;
+    if (!nbuf) return 1; /* no payload area: every payload (max_payload) fits in its slot */
     for (uint64_t back = nbuf; back < depth && back <= pos; back += nbuf) {
         uint64_t x = pos - back;
         gasnetc_pshmq_slot_t *s = gasnetc_pshmq_slot_of(q, mask, x);
@@ -204,6 +213,24 @@ static inline gasnetc_pshmq_slot_t *gasnetc_pshmq_claim_n(gasnetc_pshmq_t *q, si
 static inline gasnetc_pshmq_slot_t *gasnetc_pshmq_claim(gasnetc_pshmq_t *q, uint64_t *posp)
 {
     return gasnetc_pshmq_claim_n(q, (size_t)-1, posp);
+}
+
+/* The claim of a queue with one producer at a time (a lane of a SEQ or
+ * PARSYNC process, core/pshm/README "Lanes"): the tail is advanced by a
+ * plain store, no compare-and-swap, for a payload that fits in the slot.
+ * NULL when the queue is full or retired (mask 0) or not a power-of-two
+ * queue.  The consumer may read the tail of such a queue (the tail-guided
+ * look-ahead of the drain) without slowing the producer down. */
+static inline gasnetc_pshmq_slot_t *gasnetc_pshmq_claim1(gasnetc_pshmq_t *q, uint64_t *posp)
+{
+    uint64_t mask = q->mask;
+    if (__builtin_expect(!mask, 0)) return NULL;
+    uint64_t pos = __atomic_load_n(&q->tail, __ATOMIC_RELAXED);
+    gasnetc_pshmq_slot_t *s = gasnetc_pshmq_slot_of(q, mask, pos);
+    if (__builtin_expect(__atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) != pos, 0)) return NULL;
+    __atomic_store_n(&q->tail, pos + 1, __ATOMIC_RELAXED);
+    *posp = pos;
+    return s;
 }
 
 /* Where position pos keeps a payload of nbytes: inside its slot s, or in

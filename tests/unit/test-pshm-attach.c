@@ -244,6 +244,9 @@ static void run_rank(const uint64_t *host_of, unsigned maxsize, const char *jobi
         check(ok, jobid ? "every rank uses GASNETRUN_JOBID" : "every rank got rank 0's job id");
     }
     check(shm_clean(), "nothing of this job in /dev/shm after init");
+    snprintf(what, sizeof(what), "a neighbourhood of %u ranks has %s", nb,
+             nb > 1 ? "lanes of 8 slots" : "no lanes");
+    check(gasnetc_pshm_lane_depth() == (nb > 1 ? 8u : 0u), what);
 
     if (too_big) {
         struct statvfs sv;

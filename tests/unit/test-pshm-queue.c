@@ -491,6 +491,78 @@ static void test_nbrhd(void)
     check(ok, "2000 random host tables: neighbourhoods partition the job consistently");
 }
 
+/* A lane (core/pshm/README "Lanes"): a queue whose payloads all fit in the
+ * slots (no payload area) with one producer claiming by plain stores
+ * (claim1), drained as core/pshm/pshm.c does: runs of published slots,
+ * given back after the whole run, the tail read by the consumer. */
+static void test_lane(void)
+{
+    enum { DEPTH = 8, NLANE = 400000 };
+    size_t len = gasnetc_pshmq_size(DEPTH, GASNETC_PSHMQ_INLINE);
+    void *mem = shared_alloc(len);
+    gasnetc_pshmq_t *q = gasnetc_pshmq_init(mem, DEPTH, GASNETC_PSHMQ_INLINE);
+    gasnetc_pshmq_slot_t *s;
+    uint64_t pos;
+    int ok = 1, status = 0;
+
+    check(q && q->nbuf == 0 && len == sizeof(*q) + DEPTH * GASNETC_PSHMQ_SLOT &&
+              gasnetc_pshmq_attach(mem) == q,
+          "lane: no payload area, attachable");
+    for (uint32_t i = 0; i < DEPTH; i++) {
+        s = gasnetc_pshmq_claim1(q, &pos);
+        ok &= s != NULL && pos == i;
+        if (s) gasnetc_pshmq_publish(s, pos);
+    }
+    check(ok && !gasnetc_pshmq_claim1(q, &pos) && gasnetc_pshmq_claim(q, &pos) == NULL,
+          "lane: claim1 gives positions 0..depth-1, then finds it full");
+    for (uint64_t p = 0; p < DEPTH; p++)
+        gasnetc_pshmq_give_back(gasnetc_pshmq_slot_of(q, q->mask, p), p, DEPTH);
+    __atomic_store_n(&q->head, DEPTH, __ATOMIC_RELAXED);
+
+    pid_t pid = fork();
+    if (pid == 0) { /* the producer: sequence numbers and a payload byte */
+        alarm(120);
+        for (uint32_t seq = 0; seq < NLANE; seq++) {
+            uint32_t nb = seq % (GASNETC_PSHMQ_INLINE + 1);
+            while (!(s = gasnetc_pshmq_claim1(q, &pos))) sched_yield();
+            s->hdr = make_hdr(1, seq, nb);
+            s->nbytes = nb;
+            if (nb) memset(gasnetc_pshmq_payload(q, s, pos, nb), (int)(seq & 0xff), nb);
+            gasnetc_pshmq_publish(s, pos);
+        }
+        _exit(0);
+    }
+    uint32_t next = 0;
+    ok = 1;
+    for (int idle = 0; next < NLANE && idle < 100000000;) {
+        uint64_t p0 = __atomic_load_n(&q->head, __ATOMIC_RELAXED), k = 0;
+        while (k < 4 && gasnetc_pshmq_peek1(q, q->mask, p0 + k)) k++;
+        if (!k) {
+            idle++;
+            (void)__atomic_load_n(&q->tail, __ATOMIC_RELAXED); /* as the look-ahead does */
+            if (!(idle & 255)) sched_yield();
+            continue;
+        }
+        __atomic_store_n(&q->head, p0 + k, __ATOMIC_RELAXED);
+        for (uint64_t i = 0; i < k; i++, next++) {
+            s = gasnetc_pshmq_slot_of(q, q->mask, p0 + i);
+            uint32_t nb = next % (GASNETC_PSHMQ_INLINE + 1);
+            const unsigned char *pl = gasnetc_pshmq_payload(q, s, p0 + i, nb);
+            ok &= s->hdr.args[0] == (int32_t)next && s->nbytes == nb &&
+                  (!nb || (pl[0] == (next & 0xff) && pl[nb - 1] == (next & 0xff)));
+        }
+        for (uint64_t i = 0; i < k; i++)
+            gasnetc_pshmq_give_back(gasnetc_pshmq_slot_of(q, q->mask, p0 + i), p0 + i, DEPTH);
+    }
+    waitpid(pid, &status, 0);
+    check(ok && next == NLANE && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+          "lane: one claim1 producer, runs given back together: every message in order, intact");
+    memset(mem, 0, len);
+    check(gasnetc_pshmq_claim1(q, &pos) == NULL,
+          "lane: zeroed (retired) block: claim1 finds it full");
+    munmap(mem, len);
+}
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -500,6 +572,7 @@ int main(void)
     test_contention();
     test_inline();
     test_bufs();
+    test_lane();
     inline_path = 1;
     test_contention();
     cdepth = 64, cmaxp = CMAXP_BIG;
