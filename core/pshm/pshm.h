@@ -3,7 +3,8 @@
  * Processes of one host ("neighbourhood") cross-map each other's segments so
  * that RMA is memcpy, and exchange Active Messages through shared-memory
  * queues: each process owns one Request queue and one Reply queue that all
- * its neighbours produce into.  Shared-memory objects are unlinked as soon
+ * its neighbours produce into, and (neighbourhoods of 2..16) a Request and
+ * a Reply lane from each neighbour for the AMs whose payload fits in a slot.  Shared-memory objects are unlinked as soon
  * as every neighbour has mapped them, so none outlives the job even when a
  * process is killed (the launcher also sweeps GASNETI_PSHM_PREFIX<jobid>*).
  * Design notes: core/pshm/README.
