@@ -75,6 +75,23 @@ static int loopback(const gasnetc_am_hdr_t *h, const void *payload, size_t nbyte
     return 0;
 }
 
+/* PSHM: try_send until there is space, polling meanwhile (Requests poll
+ * everything, Replies only Replies: core/pshm/README's deadlock argument),
+ * unless IMMEDIATE (then 1 when full). */
+static int pshm_send_wait(gex_Rank_t dest, gasnetc_am_hdr_t *h, const void *payload,
+                          size_t nbytes, gex_Flags_t flags,
+                          int (*try_send)(uint32_t, const gasnetc_am_hdr_t *, const void *,
+                                          size_t))
+{
+    for (int waited = 0; try_send(dest, h, payload, nbytes); waited = 1) {
+        if (flags & GEX_FLAG_IMMEDIATE) return 1;
+        if (!waited) gasnetc_poll_wait_begin();
+        if (h->is_req) gasnetc_poll();
+        else gasnetc_poll_replies();
+    }
+    return 0;
+}
+
 /* Sends one AM to job rank dest, waiting for queue space (PSHM) or credit
  * (verbs) unless IMMEDIATE.  net: for a Reply, the verbs connection its
  * Request came on (NULL: it came through PSHM).  Long payloads: PSHM
@@ -94,13 +111,13 @@ static int am_send_lc(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, const voi
         return gasnetc_ibv_am_send(dest, net, h, payload, nbytes,
                                    (flags & GEX_FLAG_IMMEDIATE) != 0, lc);
     }
-    for (int waited = 0; gasnetc_pshm_try_send(dest, h, payload, nbytes); waited = 1) {
-        if (flags & GEX_FLAG_IMMEDIATE) return 1;
-        if (!waited) gasnetc_poll_wait_begin();
-        if (h->is_req) gasnetc_poll();
-        else gasnetc_poll_replies();
-    }
-    return 0;
+    return pshm_send_wait(dest, h, payload, nbytes, flags, gasnetc_pshm_try_send);
+}
+
+void gasnetc_am_send_fifo(gex_Rank_t dest, gasnetc_am_hdr_t *h, const void *payload,
+                          size_t nbytes)
+{
+    (void)pshm_send_wait(dest, h, payload, nbytes, 0, gasnetc_pshm_try_send_fifo);
 }
 
 int gasnetc_am_send(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, const void *payload,

@@ -57,6 +57,12 @@ void gasnetc_am_fill_hdr(gasnetc_am_hdr_t *h, unsigned category, int is_req,
  * no space.  Handler-safe for Replies.  fn names the API call in errors. */
 int gasnetc_am_send(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, const void *payload,
                     size_t nbytes, gex_Flags_t flags, const char *fn);
+/* The same to a neighbour other than this rank, through its shared PSHM
+ * queue only (never a lane): the messages one sender sends this way are
+ * delivered in order (Long fragments, then their header; core/pshm/README
+ * "Lanes").  Blocking (waits for space). */
+void gasnetc_am_send_fifo(gex_Rank_t dest, gasnetc_am_hdr_t *h, const void *payload,
+                          size_t nbytes);
 /* Sends a Long: checks dest_addr lies in dest's segment, places the payload
  * and sends the header.  Returns as gasnetc_am_send. */
 int gasnetc_am_send_long(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, const void *src,

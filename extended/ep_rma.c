@@ -139,8 +139,9 @@ static int ep_get(void *dest, gex_Rank_t jobrank, const void *src, size_t nbytes
 /* ---- Long AMs to non-primordial endpoints ------------------------------------ */
 
 /* A piece of a Long's payload for a neighbour's unmapped segment: copied in
- * place before the Long's own header, which follows it in the same queue
- * (PSHM queues are FIFO per producer). */
+ * place before the Long's own header, which follows it in the same shared
+ * queue (FIFO per producer; gasnetc_am_send_fifo keeps all of them out of
+ * the lanes, which a small fragment or the header would otherwise take). */
 static void lfrag_h(gex_Token_t t, void *buf, size_t n, gex_AM_Arg_t ep, gex_AM_Arg_t alo,
                     gex_AM_Arg_t ahi)
 {
@@ -179,16 +180,18 @@ int gasnete_ep_am_send_long(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, con
         memmove(local, src, nbytes);
         return gasnetc_am_send(dest, NULL, h, NULL, 0, blocking, fn);
     }
-    /* A neighbour's client memory: Medium fragments in the same queue. */
+    /* A neighbour's client memory: Medium fragments, then the header, in
+     * order through its shared queue. */
     for (size_t off = 0; off < nbytes; off += GASNETC_MAX_MEDIUM) {
         size_t len = nbytes - off < GASNETC_MAX_MEDIUM ? nbytes - off : GASNETC_MAX_MEDIUM;
         gex_AM_Arg_t a[3] = {(gex_AM_Arg_t)idx, LO((char *)dest_addr + off),
                              HI((char *)dest_addr + off)};
         gasnetc_am_hdr_t f;
         gasnetc_am_fill_hdr(&f, GASNETC_AM_MEDIUM, h->is_req, H_LFRAG, len, 3, a);
-        (void)gasnetc_am_send(dest, NULL, &f, (const char *)src + off, len, blocking, fn);
+        gasnetc_am_send_fifo(dest, &f, (const char *)src + off, len);
     }
-    return gasnetc_am_send(dest, NULL, h, NULL, 0, blocking, fn);
+    gasnetc_am_send_fifo(dest, h, NULL, 0);
+    return 0;
 }
 
 static const gasnete_rma_transport_t ep_ops = {"endpoint AMs", ep_put, ep_get, NULL};

@@ -356,8 +356,8 @@ uint32_t gasnetc_pshm_nbrhd_index(void)
 }
 
 /* ---- data path ------------------------------------------------------------------ */
-int gasnetc_pshm_try_send(uint32_t dest, const gasnetc_am_hdr_t *hdr, const void *payload,
-                          size_t nbytes)
+static int try_send(uint32_t dest, const gasnetc_am_hdr_t *hdr, const void *payload,
+                    size_t nbytes, int lane_ok)
 {
     gasnetc_pshm_state_t *st = &gasnetc_pshm_state;
     int idx = gasnetc_pshm_index_of(dest);
@@ -372,7 +372,8 @@ int gasnetc_pshm_try_send(uint32_t dest, const gasnetc_am_hdr_t *hdr, const void
                            (unsigned)dest, idx < 0 ? "" : " (PSHM not initialised)");
     }
     if (hdr->category == GASNETC_AM_LONG) nbytes = 0; /* the caller placed it already */
-    if (nbytes <= GASNETC_PSHMQ_INLINE && st->lane_out[hdr->is_req] && idx != (int)st->my_index)
+    if (lane_ok && nbytes <= GASNETC_PSHMQ_INLINE && st->lane_out[hdr->is_req] &&
+        idx != (int)st->my_index)
         q = st->lane_out[hdr->is_req][idx];
     else
         q = hdr->is_req ? st->reqq[idx] : st->repq[idx];
@@ -382,6 +383,18 @@ int gasnetc_pshm_try_send(uint32_t dest, const gasnetc_am_hdr_t *hdr, const void
                            "(%d bytes)",
                            nbytes, (unsigned)dest, GASNETC_IBV_MAX_MEDIUM);
     return rc;
+}
+
+int gasnetc_pshm_try_send(uint32_t dest, const gasnetc_am_hdr_t *hdr, const void *payload,
+                          size_t nbytes)
+{
+    return try_send(dest, hdr, payload, nbytes, 1);
+}
+
+int gasnetc_pshm_try_send_fifo(uint32_t dest, const gasnetc_am_hdr_t *hdr, const void *payload,
+                               size_t nbytes)
+{
+    return try_send(dest, hdr, payload, nbytes, 0);
 }
 
 /* One consumer per queue at a time: then taking a message needs no atomic

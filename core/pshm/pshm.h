@@ -69,6 +69,11 @@ void gasnetc_pshm_cseg_unlink(uint32_t serial);
 int gasnetc_pshm_try_send(uint32_t dest, const gasnetc_am_hdr_t *hdr, const void *payload,
                           size_t nbytes);
 
+/* The same into dest's shared queue only, never its lane: AMs one sender
+ * sends this way are delivered in order (README "Lanes"). */
+int gasnetc_pshm_try_send_fifo(uint32_t dest, const gasnetc_am_hdr_t *hdr, const void *payload,
+                               size_t nbytes);
+
 /* The AM send fast path (core/am.c; core/pshm/README "AM fast path"):
  * the neighbourhood as the run of job ranks [first, first + n), me = my
  * index in it, and the queues per index (struct gasnetc_pshmq, queue.h);
