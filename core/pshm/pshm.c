@@ -3,8 +3,9 @@
  * init (collective): compute the neighbourhood, agree on the job id, let the
  * neighbourhood leader (lowest rank) create one object holding a header
  * with the exit word, a Request and a Reply queue per neighbour and the
- * lanes, let the others map it, then unlink it.  Data path: try_send and poll over the
- * lock-free queues of queue.c.  Segments are in segment.c.
+ * lanes, let the others map it, then unlink it.  Data path: try_send and
+ * poll over the lock-free queues and lanes of queue.c.  Segments are in
+ * segment.c.
  * Layout, memory cost and the deadlock argument: core/pshm/README.
  */
 #include <errno.h>
