@@ -24,7 +24,9 @@
 # build's tests.  A variant that does not build is a FAIL with its log tail.
 # Environment: SOFTROCE_BUILD_DIR (guest kernel/initramfs cache, default
 # /tmp/gasnet-softroce), SOFTROCE_LAYOUTS (default "dummy veth"),
-# SOFTROCE_TIMEOUT (per guest, default 1800 s), SOFTROCE_VARIANTS (names to
+# SOFTROCE_TIMEOUT (per guest, default 4800 s: every test has its own
+# timeout, so this bound only ends a hang of the runner itself, and a loaded
+# machine must not reach it), SOFTROCE_VARIANTS (names to
 # run, default all; "none" = none), SOFTROCE_VARIANTS_FRESH=1 (rebuild from
 # scratch instead of reusing a variant build made with the same options),
 # SOFTROCE_VARIANT_TIMEOUT (per build step, default 1200 s).
@@ -72,7 +74,7 @@ verbs_extra() {
     done
 }
 LAYOUTS=${SOFTROCE_LAYOUTS:-dummy veth}
-TIMEOUT=${SOFTROCE_TIMEOUT:-1800}
+TIMEOUT=${SOFTROCE_TIMEOUT:-4800}
 VTIMEOUT=${SOFTROCE_VARIANT_TIMEOUT:-1200}
 VARROOT=$BUILD/tests/softroce/variant-builds
 T_ALL=$(date +%s.%N)
@@ -230,6 +232,16 @@ out=$("$HERE/softroce-run" --prepare 2>&1) ||
     skip "cannot prepare the Soft-RoCE guest kernel: $(echo "$out" | grep 'softroce-run:' | tail -1)"
 echo "check-softroce: guest ready in $(( $(date +%s) - t0 )) s ($(echo "$out" | tail -1 | sed 's/^softroce-run: ready: //'))"
 
+# The test runner in the guest names the test it runs in RUNNING, in a
+# folder shared read-write with the guest; running_test prints it after a
+# guest timeout (", while running NAME ...").
+STATE=$(mktemp -d /tmp/check-softroce-state.XXXXXX) || exit 1
+export RUN_TESTS_STATE_DIR=$STATE
+trap 'rm -rf "$STATE"' EXIT
+running_test() {
+    [ -f "$STATE/RUNNING" ] && echo ", while running $(cat "$STATE/RUNNING")"
+}
+
 P=0 F=$VFAIL S=0 rc_all=0
 FAILED=()   # "layout L: FAIL name (...)" lines, repeated at the end
 [ $VFAIL = 0 ] || rc_all=1
@@ -239,7 +251,8 @@ for layout in $LAYOUTS; do
     verbs_extra "$layout"
     echo "check-softroce: ---- layout $layout: booting the guest ----"
     t0=$(date +%s.%N)
-    "$HERE/softroce-run" -q -n "$layout" -t "$TIMEOUT" -- \
+    rm -f "$STATE/RUNNING"
+    "$HERE/softroce-run" -q -n "$layout" -t "$TIMEOUT" -w "$STATE" -- \
         "$HERE/run-verbs-tests" -b "$BUILD" ${VA[@]+"${VA[@]}"} "${EXTRA[@]}" 2>&1 | tee "$log"
     rc=${PIPESTATUS[0]}
     line=$(grep -E '^run-verbs-tests: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$log" | tail -1)
@@ -249,7 +262,7 @@ for layout in $LAYOUTS; do
     fi
     case $rc in
     0) ;;
-    124) echo "check-softroce: layout $layout: the guest timed out after ${TIMEOUT}s"; F=$((F + 1)) ;;
+    124) echo "check-softroce: layout $layout: the guest timed out after ${TIMEOUT}s$(running_test)"; F=$((F + 1)) ;;
     125) echo "check-softroce: layout $layout: guest infrastructure failure (see above)"; F=$((F + 1)) ;;
     *) [ -n "$line" ] || F=$((F + 1)) ;;
     esac
