@@ -206,8 +206,8 @@ static GASNETC_AM_INLINE gasnetc_pshmq_slot_t *fast_claim(gex_Rank_t dest, int i
  * NULL) or ap.  Every field the consumer reads is written (arguments past
  * nargs are not read, dest_addr only for a Long).  The byte fields,
  * src_rank and nbytes are built in registers and stored as 16 bytes: a
- * store per field costs the flood a third of its rate (tests/perf/README,
- * session 15). */
+ * store per field costs the flood a third of its rate (tests/perf/results/
+ * 2026-11-27.md). */
 static GASNETC_AM_INLINE void fast_fill(gasnetc_pshmq_slot_t *s, unsigned cat, unsigned req,
                                         gex_AM_Index_t hidx, unsigned nargs, size_t nb,
                                         uint64_t daddr, unsigned sep, unsigned dep,
@@ -562,7 +562,7 @@ int gasnetc_AM_ReplyShort(gex_Token_t token, gex_AM_Index_t handler, unsigned in
  * gex_AM_RequestShort0..4 and gex_AM_ReplyShort0..4 call these: in a
  * release build, a Short to a neighbour is written into its slot straight
  * from the argument registers (a va_list walk and its spill to the stack
- * cost the PSHM flood half its rate, tests/perf/README session 15).
+ * cost the PSHM flood half its rate, tests/perf/results/2026-11-27.md).
  * Everything else goes to the variadic entry points above. */
 #if GASNETC_AM_FAST
 static GASNETC_AM_INLINE int short_req_fast(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
