@@ -54,21 +54,8 @@ while [ $# -gt 0 ]; do
     shift 2
 done
 [ -n "$cc" ] || { echo "check-constants.sh: --cc is required" >&2; usage; }
-for f in "$values" "$excluded"; do
-    [ -r "$f" ] || { echo "check-constants.sh: cannot read $f" >&2; exit 2; }
-done
-if [ -n "$keep" ]; then
-    work=$keep
-    mkdir -p "$work" || exit 2
-else
-    work=$(mktemp -d "${TMPDIR:-/tmp}/check-constants.XXXXXX") || exit 2
-    trap 'rm -rf "$work"' EXIT
-    trap 'exit 1' HUP INT TERM
-fi
-errlimit=
-case $($cc --version 2>/dev/null | head -n 1) in
-*clang*) errlimit=-ferror-limit=0 ;;
-esac
+. "$here/common.sh"
+surface_setup check-constants "$cc" "$keep" "$values" "$excluded"
 
 # The client's compiler and segment, read through the compiler and the
 # headers alone.

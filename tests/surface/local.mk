@@ -6,6 +6,7 @@
 EXTRA_DIST += \
 	tests/surface/README.md \
 	tests/surface/check-surface.sh \
+	tests/surface/common.sh \
 	tests/surface/gasnet-public-names.tsv \
 	tests/surface/excluded.tsv
 
