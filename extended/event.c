@@ -216,13 +216,21 @@ gex_Event_t gex_Event_QueryLeaf(gex_Event_t root, gex_EC_t event_category)
 
 /* ---- NBI sets and access regions ------------------------------------------------- */
 
+/* The bits of gex_EC_t (gasnet_fwd.h): each names counters of an NBI set. */
+#define GASNETE_EC_PUT_RC ((gex_EC_t)1U) /* puts' remote completion */
+#define GASNETE_EC_ALC ((gex_EC_t)2U)    /* local completion, puts and AMs */
+_Static_assert(GEX_EC_PUT == (GASNETE_EC_PUT_RC | GASNETE_EC_ALC) && GEX_EC_LC == GASNETE_EC_ALC &&
+                   GEX_EC_AM == GASNETE_EC_ALC && GEX_EC_GET == 4U && GEX_EC_RMW == 8U,
+               "gex_EC_t bits");
+
 static int gasnete_nbi_test_mask(const gasnete_iop_t *iop, gex_EC_t mask)
 {
     if ((mask & GEX_EC_GET) && !gasnete_ctr_complete(&iop->get)) return 0;
-    if ((mask & GEX_EC_PUT) && !gasnete_ctr_complete(&iop->put)) return 0;
-    if ((mask & GEX_EC_LC) && !gasnete_ctr_complete(&iop->lc)) return 0;
+    if ((mask & GASNETE_EC_PUT_RC) && !gasnete_ctr_complete(&iop->put)) return 0;
+    if ((mask & GASNETE_EC_ALC) &&
+        !(gasnete_ctr_complete(&iop->lc) && gasnete_ctr_complete(&iop->am_lc)))
+        return 0;
     if ((mask & GEX_EC_RMW) && !gasnete_ctr_complete(&iop->rmw)) return 0;
-    if ((mask & GEX_EC_AM) && !gasnete_ctr_complete(&iop->am_lc)) return 0;
     return 1;
 }
 

@@ -239,8 +239,8 @@ void gasnete_nbi_am_lc_cmpl(gasnete_cmpl_t *cmpl);
  * completion before it returns (lc_opt GEX_EVENT_NOW, Val forms), so the
  * transport may copy the source (bounce buffers, GASNET_NONBULKPUT_BOUNCE_
  * LIMIT) instead of making the caller wait for the network.  A hint: any
- * choice the transport makes is correct with or without it.  Bit 31 is
- * GEX_FLAG_SCRATCH_SEG_OFFSET, a team-creation flag no RMA call takes. */
+ * choice the transport makes is correct with or without it.  Bit 31 is no
+ * public GEX_FLAG_* (GASNet-EX's flags use bits 0..15). */
 #define GASNETE_FLAG_LC_NOW (1U << 31)
 
 /* A transport for ranks outside the neighbourhood (verbs).  Both functions

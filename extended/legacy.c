@@ -135,6 +135,7 @@ int gasnet_getNodeInfo(gasnet_nodeinfo_t *nodeinfo_table, int numentries)
         nodeinfo_table[r].host = gasnete_host_of[r];
         nodeinfo_table[r].supernode = gasnete_nbrhd_of[r];
         nodeinfo_table[r].offset = 0;
+        nodeinfo_table[r].auxoffset = 0;
         if (gasneti_attach_done && gasnetc_is_local(r) && gasneti_seginfo[r].size) {
             void *local = gasnetc_local_addr(r, gasneti_seginfo[r].addr, 1);
             if (local)

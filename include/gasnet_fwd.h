@@ -53,8 +53,9 @@ GASNETI_BEGIN_EXTERNC
 #define GASNET_PSHM 1
 #define GASNET_ALIGNED_SEGMENTS 0
 #define GASNET_MAXNODES 0x7fffffffU
-/* Endpoints per process, the primordial one included (extended/ep.c). */
-#define GASNET_MAXEPS 32
+/* Endpoints per process, the primordial one included (extended/ep.c); 33
+ * as in GASNet-EX's ibv conduit. */
+#define GASNET_MAXEPS 33
 #define GASNET_PAGESIZE 4096
 #define GASNET_HIDDEN_AM_CONCURRENCY_LEVEL 0
 #define GASNET_SUPPORTS_TI_SRCRANK 1
@@ -62,12 +63,13 @@ GASNETI_BEGIN_EXTERNC
 #define GASNET_SUPPORTS_TI_ENTRY 1
 #define GASNET_SUPPORTS_TI_IS_REQ 1
 #define GASNET_SUPPORTS_TI_IS_LONG 1
-#define GASNET_SUPPORTS_AM_COMMIT_V2 1
-#define GASNET_SUPPORTS_AM_CANCEL 1
-#define GASNET_NATIVE_NP_ALLOC_REQ_MEDIUM 0
-#define GASNET_NATIVE_NP_ALLOC_REP_MEDIUM 0
-#define GASNET_NATIVE_NP_ALLOC_REQ_LONG 0
-#define GASNET_NATIVE_NP_ALLOC_REP_LONG 0
+/* The dates of the specification revisions these follow, as in GASNet-EX. */
+#define GASNET_SUPPORTS_AM_COMMIT_V2 20240906
+#define GASNET_SUPPORTS_AM_CANCEL 20240418
+/* GASNET_NATIVE_NP_ALLOC_{REQ,REP}_{MEDIUM,LONG} are left undefined (the
+ * specification: defined to 1 where negotiated-payload AMs with a GASNet
+ * buffer save a copy over the fixed-payload calls; core/am_npam.c stages
+ * the payload and commits it through those calls). */
 
 #if defined(GASNET_PAR)
 #define GASNETI_THREAD_MODEL PAR
@@ -158,43 +160,56 @@ typedef struct gasneti_event_s *gex_Event_t;
 #define GEX_EVENT_DEFER ((gex_Event_t *)(uintptr_t)2)
 #define GEX_EVENT_GROUP ((gex_Event_t *)(uintptr_t)3)
 
-/* ---- flags (gex_Flags_t) -------------------------------------------------- */
+/* ---- flags (gex_Flags_t) --------------------------------------------------
+ * GASNet-EX's values.  A call reads only the flags it takes, so flags of
+ * different calls share bits: the groups below are each free of aliases
+ * (RMA/VIS/AD initiation: IMMEDIATE, LC_COPY_*, SELF_SEG_*, PEER_SEG_*,
+ * PEER_NEVER_*, plus ENABLE_LEAF_LC for VIS and AD_MY_*, AD_ACQ/REL,
+ * RANK_IS_JOBRANK for AD; AM Prepare: IMMEDIATE, PREPARE_LEAST_*; TM
+ * creation: TM_*, SCRATCH_SEG_OFFSET, RANK_IS_JOBRANK; ...). */
 #define GEX_FLAG_IMMEDIATE (1U << 0)
 #define GEX_FLAG_LC_COPY_YES (1U << 1)
 #define GEX_FLAG_LC_COPY_NO (1U << 2)
-#define GEX_FLAG_PEER_NEVER_SELF (1U << 3)
-#define GEX_FLAG_PEER_NEVER_NBRHD (1U << 4)
-#define GEX_FLAG_RANK_IS_JOBRANK (1U << 5)
-#define GEX_FLAG_AM_PREPARE_LEAST_CLIENT (1U << 6)
-#define GEX_FLAG_AM_PREPARE_LEAST_ALLOC (1U << 7)
-#define GEX_FLAG_SELF_SEG_UNKNOWN 0U
-#define GEX_FLAG_SELF_SEG_SOME (1U << 8)
-#define GEX_FLAG_SELF_SEG_BOUND (1U << 9)
-#define GEX_FLAG_SELF_SEG_OFFSET (1U << 10)
-#define GEX_FLAG_PEER_SEG_UNKNOWN 0U
-#define GEX_FLAG_PEER_SEG_SOME (1U << 11)
-#define GEX_FLAG_PEER_SEG_BOUND (1U << 12)
-#define GEX_FLAG_PEER_SEG_OFFSET (1U << 13)
-#define GEX_FLAG_AD_MY_RANK (1U << 14)
-#define GEX_FLAG_AD_MY_NBRHD (1U << 15)
-#define GEX_FLAG_AD_ACQ (1U << 16)
-#define GEX_FLAG_AD_REL (1U << 17)
-#define GEX_FLAG_AD_FAVOR_MY_RANK (1U << 18)
-#define GEX_FLAG_AD_FAVOR_MY_NBRHD (1U << 19)
-#define GEX_FLAG_AD_FAVOR_REMOTE (1U << 20)
-#define GEX_FLAG_ENABLE_LEAF_LC (1U << 21)
-#define GEX_FLAG_USES_GASNET1 (1U << 22)
-#define GEX_FLAG_DEFER_THREADS (1U << 23)
-#define GEX_FLAG_GLOBALLY_QUIESCED (1U << 24)
-#define GEX_FLAG_TM_SCRATCH_SIZE_RECOMMENDED (1U << 25)
-#define GEX_FLAG_TM_SCRATCH_SIZE_MIN (1U << 26)
-#define GEX_FLAG_TM_GLOBAL_SCRATCH (1U << 27)
-#define GEX_FLAG_TM_LOCAL_SCRATCH (1U << 28)
-#define GEX_FLAG_TM_SYMMETRIC_SCRATCH (1U << 29)
-#define GEX_FLAG_TM_NO_SCRATCH (1U << 30)
-#define GEX_FLAG_SCRATCH_SEG_OFFSET (1U << 31)
-#define GEX_FLAG_HINT_ACCEL_AD (1U << 25)
-#define GEX_FLAG_HINT_ACCEL_COLL (1U << 26)
+#define GEX_FLAG_SELF_SEG_UNKNOWN (1U << 3)
+#define GEX_FLAG_SELF_SEG_SOME (1U << 4)
+#define GEX_FLAG_SELF_SEG_BOUND (1U << 5)
+#define GEX_FLAG_SELF_SEG_OFFSET (1U << 6)
+#define GEX_FLAG_PEER_SEG_UNKNOWN (1U << 7)
+#define GEX_FLAG_PEER_SEG_SOME (1U << 8)
+#define GEX_FLAG_PEER_SEG_BOUND (1U << 9)
+#define GEX_FLAG_PEER_SEG_OFFSET (1U << 10)
+#define GEX_FLAG_PEER_NEVER_NBRHD (1U << 14)
+#define GEX_FLAG_PEER_NEVER_SELF (1U << 15)
+#define GEX_FLAG_RANK_IS_JOBRANK (1U << 13)
+/* gex_AM_Prepare*, gex_AM_Max* */
+#define GEX_FLAG_AM_PREPARE_LEAST_CLIENT (1U << 11)
+#define GEX_FLAG_AM_PREPARE_LEAST_ALLOC (1U << 12)
+/* gex_VIS_* */
+#define GEX_FLAG_ENABLE_LEAF_LC (1U << 11)
+/* gex_AD_Op* */
+#define GEX_FLAG_AD_MY_RANK (1U << 11)
+#define GEX_FLAG_AD_MY_NBRHD (1U << 12)
+#define GEX_FLAG_AD_REL (1U << 1)
+#define GEX_FLAG_AD_ACQ (1U << 2)
+/* gex_AD_Create */
+#define GEX_FLAG_AD_FAVOR_MY_RANK (1U << 0)
+#define GEX_FLAG_AD_FAVOR_MY_NBRHD (1U << 1)
+#define GEX_FLAG_AD_FAVOR_REMOTE (1U << 2)
+/* gex_Client_Init */
+#define GEX_FLAG_USES_GASNET1 (1U << 0)
+#define GEX_FLAG_DEFER_THREADS (1U << 1)
+/* gex_TM_Split, gex_TM_Create, gex_TM_Destroy */
+#define GEX_FLAG_TM_SCRATCH_SIZE_MIN (1U << 0)
+#define GEX_FLAG_TM_SCRATCH_SIZE_RECOMMENDED (1U << 1)
+#define GEX_FLAG_TM_GLOBAL_SCRATCH (1U << 2)
+#define GEX_FLAG_TM_LOCAL_SCRATCH (1U << 3)
+#define GEX_FLAG_TM_SYMMETRIC_SCRATCH (1U << 4)
+#define GEX_FLAG_TM_NO_SCRATCH (1U << 5)
+#define GEX_FLAG_SCRATCH_SEG_OFFSET (1U << 6)
+#define GEX_FLAG_GLOBALLY_QUIESCED (1U << 13)
+/* gex_EP_Create */
+#define GEX_FLAG_HINT_ACCEL_AD (1U << 0)
+#define GEX_FLAG_HINT_ACCEL_COLL (1U << 1)
 #define GEX_FLAG_HINT_ACCEL_ALL (GEX_FLAG_HINT_ACCEL_AD | GEX_FLAG_HINT_ACCEL_COLL)
 
 /* AM handler registration flags (gex_AM_Entry_t.gex_flags) */
@@ -206,28 +221,32 @@ typedef struct gasneti_event_s *gex_Event_t;
 #define GEX_FLAG_AM_REPLY (1U << 4)
 #define GEX_FLAG_AM_REQREP (GEX_FLAG_AM_REQUEST | GEX_FLAG_AM_REPLY)
 
-/* ---- event categories ---------------------------------------------------- */
-#define GEX_EC_GET ((gex_EC_t)1U << 0)
-#define GEX_EC_PUT ((gex_EC_t)1U << 1)
-#define GEX_EC_AM ((gex_EC_t)1U << 2)
-#define GEX_EC_LC ((gex_EC_t)1U << 3)
-#define GEX_EC_RMW ((gex_EC_t)1U << 4)
+/* ---- event categories ----------------------------------------------------
+ * GASNet-EX's values, built from four counters an NBI set keeps: puts'
+ * remote completion (bit 0), local completion of puts and AMs (bit 1),
+ * gets (bit 2), remote atomics (bit 3).  GEX_EC_PUT is both of the first
+ * two; GEX_EC_AM and GEX_EC_LC are the same category. */
+#define GEX_EC_PUT ((gex_EC_t)3U)
+#define GEX_EC_AM ((gex_EC_t)2U)
+#define GEX_EC_LC ((gex_EC_t)2U)
+#define GEX_EC_GET ((gex_EC_t)4U)
+#define GEX_EC_RMW ((gex_EC_t)8U)
 #define GEX_EC_ALL ((gex_EC_t)0xffffffffU)
 
 /* ---- token info ----------------------------------------------------------- */
 #define GEX_TI_SRCRANK ((gex_TI_t)1U << 0)
-#define GEX_TI_EP ((gex_TI_t)1U << 1)
-#define GEX_TI_ENTRY ((gex_TI_t)1U << 2)
-#define GEX_TI_IS_REQ ((gex_TI_t)1U << 3)
-#define GEX_TI_IS_LONG ((gex_TI_t)1U << 4)
+#define GEX_TI_ENTRY ((gex_TI_t)1U << 1)
+#define GEX_TI_IS_REQ ((gex_TI_t)1U << 2)
+#define GEX_TI_IS_LONG ((gex_TI_t)1U << 3)
+#define GEX_TI_EP ((gex_TI_t)1U << 4)
 #define GEX_TI_ALL ((gex_TI_t)0x1fU)
 
 /* ---- EP capabilities ------------------------------------------------------ */
 #define GEX_EP_CAPABILITY_RMA (1U << 0)
 #define GEX_EP_CAPABILITY_AM (1U << 1)
 #define GEX_EP_CAPABILITY_VIS (1U << 2)
-#define GEX_EP_CAPABILITY_AD (1U << 3)
-#define GEX_EP_CAPABILITY_COLL (1U << 4)
+#define GEX_EP_CAPABILITY_COLL (1U << 3)
+#define GEX_EP_CAPABILITY_AD (1U << 4)
 #define GEX_EP_CAPABILITY_ALL 0x1fU
 
 /* ---- data types and operations (ratomic / reductions) -------------------- */
@@ -239,6 +258,9 @@ typedef struct gasneti_event_s *gex_Event_t;
 #define GEX_DT_DBL ((gex_DT_t)1U << 5)
 #define GEX_DT_USER ((gex_DT_t)1U << 6)
 
+/* GASNet-EX's values: the non-fetching operations in bits 0..11 (bits
+ * 12..14 reserved), each fetching one 15 bits higher (bits 15..26), GET in
+ * bit 27 and the user-defined reductions in bits 30 and 31. */
 #define GEX_OP_AND ((gex_OP_t)1U << 0)
 #define GEX_OP_OR ((gex_OP_t)1U << 1)
 #define GEX_OP_XOR ((gex_OP_t)1U << 2)
@@ -249,27 +271,28 @@ typedef struct gasneti_event_s *gex_Event_t;
 #define GEX_OP_MAX ((gex_OP_t)1U << 7)
 #define GEX_OP_INC ((gex_OP_t)1U << 8)
 #define GEX_OP_DEC ((gex_OP_t)1U << 9)
-#define GEX_OP_FAND ((gex_OP_t)1U << 10)
-#define GEX_OP_FOR ((gex_OP_t)1U << 11)
-#define GEX_OP_FXOR ((gex_OP_t)1U << 12)
-#define GEX_OP_FADD ((gex_OP_t)1U << 13)
-#define GEX_OP_FSUB ((gex_OP_t)1U << 14)
-#define GEX_OP_FMULT ((gex_OP_t)1U << 15)
-#define GEX_OP_FMIN ((gex_OP_t)1U << 16)
-#define GEX_OP_FMAX ((gex_OP_t)1U << 17)
-#define GEX_OP_FINC ((gex_OP_t)1U << 18)
-#define GEX_OP_FDEC ((gex_OP_t)1U << 19)
-#define GEX_OP_SET ((gex_OP_t)1U << 20)
-#define GEX_OP_CAS ((gex_OP_t)1U << 21)
-#define GEX_OP_GET ((gex_OP_t)1U << 22)
-#define GEX_OP_SWAP ((gex_OP_t)1U << 23)
-#define GEX_OP_FCAS ((gex_OP_t)1U << 24)
+#define GEX_OP_SET ((gex_OP_t)1U << 10)
+#define GEX_OP_CAS ((gex_OP_t)1U << 11)
+#define GEX_OP_FAND ((gex_OP_t)1U << 15)
+#define GEX_OP_FOR ((gex_OP_t)1U << 16)
+#define GEX_OP_FXOR ((gex_OP_t)1U << 17)
+#define GEX_OP_FADD ((gex_OP_t)1U << 18)
+#define GEX_OP_FSUB ((gex_OP_t)1U << 19)
+#define GEX_OP_FMULT ((gex_OP_t)1U << 20)
+#define GEX_OP_FMIN ((gex_OP_t)1U << 21)
+#define GEX_OP_FMAX ((gex_OP_t)1U << 22)
+#define GEX_OP_FINC ((gex_OP_t)1U << 23)
+#define GEX_OP_FDEC ((gex_OP_t)1U << 24)
+#define GEX_OP_SWAP ((gex_OP_t)1U << 25)
+#define GEX_OP_FCAS ((gex_OP_t)1U << 26)
+#define GEX_OP_GET ((gex_OP_t)1U << 27)
 #define GEX_OP_CSWAP GEX_OP_FCAS
-#define GEX_OP_USER ((gex_OP_t)1U << 25)
-#define GEX_OP_USER_NC ((gex_OP_t)1U << 26)
-/* Fetching ops are the non-fetching ones shifted left by 10 (bits 0..9). */
-#define GEX_OP_TO_FETCHING(op) ((gex_OP_t)(((op) & 0x3ffU) ? ((op) << 10) : (op)))
-#define GEX_OP_TO_NONFETCHING(op) ((gex_OP_t)(((op) & 0xffc00U) ? ((op) >> 10) : (op)))
+#define GEX_OP_USER ((gex_OP_t)1U << 30)
+#define GEX_OP_USER_NC ((gex_OP_t)1U << 31)
+/* Between the two ranges (SET <-> SWAP, CAS <-> FCAS included); an op
+ * outside the range a macro converts from (GET, USER) is left as it is. */
+#define GEX_OP_TO_FETCHING(op) ((gex_OP_t)(((op) & 0xfffU) ? ((op) << 15) : (op)))
+#define GEX_OP_TO_NONFETCHING(op) ((gex_OP_t)(((op) & 0x7ff8000U) ? ((op) >> 15) : (op)))
 
 /* ---- AM handler table entry ----------------------------------------------- */
 typedef void (*gex_AM_Fn_t)();

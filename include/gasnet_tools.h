@@ -323,7 +323,7 @@
 GASNETT_BEGIN_EXTERNC
 
 /* ---- atomics --------------------------------------------------------------
- * gasnett_atomic_t (unsigned 64-bit), gasnett_atomic32_t, gasnett_atomic64_t
+ * gasnett_atomic_t (unsigned 32-bit), gasnett_atomic32_t, gasnett_atomic64_t
  * and their gasnett_strongatomic* twins, all implemented with the compiler's
  * __atomic builtins (always truly atomic, signal-safe, lock-free on the
  * platforms we build for).  Every operation but _init takes fence flags: the
@@ -349,11 +349,11 @@ GASNETT_BEGIN_EXTERNC
 #define GASNETT_HAVE_STRONGATOMIC_CAS 1
 #define GASNETT_HAVE_STRONGATOMIC_ADD_SUB 1
 
-typedef uint64_t gasnett_atomic_val_t;
-typedef int64_t gasnett_atomic_sval_t;
-#define GASNETT_ATOMIC_MAX ((gasnett_atomic_val_t)UINT64_MAX)
-#define GASNETT_ATOMIC_SIGNED_MIN ((gasnett_atomic_sval_t)INT64_MIN)
-#define GASNETT_ATOMIC_SIGNED_MAX ((gasnett_atomic_sval_t)INT64_MAX)
+typedef uint32_t gasnett_atomic_val_t;
+typedef int32_t gasnett_atomic_sval_t;
+#define GASNETT_ATOMIC_MAX ((gasnett_atomic_val_t)UINT32_MAX)
+#define GASNETT_ATOMIC_SIGNED_MIN ((gasnett_atomic_sval_t)INT32_MIN)
+#define GASNETT_ATOMIC_SIGNED_MAX ((gasnett_atomic_sval_t)INT32_MAX)
 #define gasnett_atomic_signed(v) ((gasnett_atomic_sval_t)(v))
 
 /* Fences before / after an atomic operation, as the flags ask. */

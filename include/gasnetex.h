@@ -309,6 +309,8 @@ typedef struct gasneti_nodeinfo_s {
     gex_Rank_t supernode; /* 0-based id of its shared-memory neighbourhood */
     uintptr_t offset;     /* add to the rank's segment addresses to reach them
                            * from this process (same neighbourhood only) */
+    uintptr_t auxoffset;  /* the same for GASNet's internal auxiliary segment,
+                           * which this library does not have: 0 */
 } gasnet_nodeinfo_t;
 /* Every rank's segment (addr, size), numentries entries.  After attach. */
 extern int gasnet_getSegmentInfo(gasnet_seginfo_t *seginfo_table, int numentries);

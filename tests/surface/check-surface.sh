@@ -52,24 +52,8 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ -n "$cc" ] || { echo "check-surface.sh: --cc is required (e.g. --cc gcc)" >&2; usage; }
-for f in "$names" "$excluded"; do
-    [ -r "$f" ] || { echo "check-surface.sh: cannot read $f" >&2; exit 2; }
-done
-
-if [ -n "$keep" ]; then
-    work=$keep
-    mkdir -p "$work" || exit 2
-else
-    work=$(mktemp -d "${TMPDIR:-/tmp}/check-surface.XXXXXX") || exit 2
-    trap 'rm -rf "$work"' EXIT
-    trap 'exit 1' HUP INT TERM
-fi
-
-# clang stops after 20 errors unless told otherwise; gcc never does.
-errlimit=
-case $($cc --version 2>/dev/null | head -n 1) in
-*clang*) errlimit=-ferror-limit=0 ;;
-esac
+. "$here/common.sh"
+surface_setup check-surface "$cc" "$keep" "$names" "$excluded"
 
 # The list was measured in a SEQ, SEGMENT_FAST, single-threaded-tools
 # configuration with gcc on x86_64 Linux: those names are checked as this

@@ -6,6 +6,7 @@
 EXTRA_DIST += \
 	tests/surface/README.md \
 	tests/surface/check-surface.sh \
+	tests/surface/common.sh \
 	tests/surface/gasnet-public-names.tsv \
 	tests/surface/excluded.tsv
 
@@ -38,6 +39,31 @@ check-surface: libgasnet-ibv-seq.a libgasnet-ibv-par.a
 	    rm -rf tests/surface/empty
 check-local: check-surface
 .PHONY: check-surface
+
+# GASNet-EX's constant values and type sizes (README.md), as a SEQ client
+# sees them; then a self-test: a header that changes GEX_OP_ADD must fail
+# exactly that row.
+EXTRA_DIST += \
+	tests/surface/check-constants.sh \
+	tests/surface/gasnet-constant-values.tsv \
+	tests/surface/constants-excluded.tsv
+CONSTANTS_CHECK = $(SHELL) $(top_srcdir)/tests/surface/check-constants.sh --cc "$(CC)" \
+	--libs "$(SURFACE_LIBS) libgasnet-ibv-seq.a $(GASNET_DEPLIBS)"
+check-constants: libgasnet-ibv-seq.a
+	@echo "constants: SEQ"; $(CONSTANTS_CHECK) --cflags "$(SURFACE_CFLAGS) -DGASNET_SEQ"
+	@echo "constants: self-test (GEX_OP_ADD changed must fail that row only)"; \
+	    rm -rf tests/surface/cshim && mkdir -p tests/surface/cshim && \
+	    printf '#include_next <gasnetex.h>\n#undef GEX_OP_ADD\n#define GEX_OP_ADD 99\n' \
+	        > tests/surface/cshim/gasnetex.h && \
+	    if $(CONSTANTS_CHECK) --cflags "-Itests/surface/cshim $(SURFACE_CFLAGS) -DGASNET_SEQ" \
+	        > tests/surface/cshim/out.log 2>&1; then \
+	        echo "FAIL: check-constants.sh passed a wrong GEX_OP_ADD"; exit 1; fi; \
+	    tail -n 1 tests/surface/cshim/out.log; \
+	    grep -q "^DIFFERS: GEX_OP_ADD GASNet 8, ours 99$$" tests/surface/cshim/out.log && \
+	    grep -q " 1 failed" tests/surface/cshim/out.log || exit 1; \
+	    rm -rf tests/surface/cshim
+check-local: check-constants
+.PHONY: check-constants
 
 # The acceptance client (README.md), SEQ and PAR; run by
 # tests/integration/manifest.d/surface.manifest.

@@ -114,13 +114,23 @@ static void test_nbi(void)
     gasnete_cmpl_begin(&get, 1);
     check(gasnete_nbi_test(GEX_EC_PUT, "t") == GASNET_ERR_NOT_READY, "NBI: puts pending");
     check(gasnete_nbi_test(GEX_EC_GET, "t") == GASNET_ERR_NOT_READY, "NBI: gets pending");
-    check(gasnete_nbi_test(GEX_EC_RMW | GEX_EC_AM, "t") == GASNET_OK,
-          "NBI: categories without ops are done");
+    check(gasnete_nbi_test(GEX_EC_RMW, "t") == GASNET_OK, "NBI: a category without ops is done");
+    /* GASNet-EX's categories: GEX_EC_AM is GEX_EC_LC, the puts' LC counts. */
+    check(gasnete_nbi_test(GEX_EC_AM, "t") == GASNET_ERR_NOT_READY,
+          "NBI: GEX_EC_AM (= GEX_EC_LC) waits for the puts' local completion");
     gasnete_cmpl_op_done(&get);
     check(gasnete_nbi_test(GEX_EC_GET, "t") == GASNET_OK, "NBI: gets done independently of puts");
     gasnete_cmpl_lc_done(&put);
     gasnete_cmpl_lc_done(&put);
     check(gasnete_nbi_test(GEX_EC_LC, "t") == GASNET_OK, "NBI: LC done before puts complete");
+    check(gasnete_nbi_test(GEX_EC_PUT, "t") == GASNET_ERR_NOT_READY,
+          "NBI: GEX_EC_PUT still waits for the puts' remote completion");
+    gasnete_cmpl_t am = {&iop->am_lc, NULL}; /* an AM's LC with GEX_EVENT_GROUP */
+    gasnete_cmpl_begin(&am, 1);
+    check(gasnete_nbi_test(GEX_EC_LC, "t") == GASNET_ERR_NOT_READY,
+          "NBI: GEX_EC_LC (= GEX_EC_AM) waits for an AM's local completion");
+    gasnete_cmpl_op_done(&am);
+    check(gasnete_nbi_test(GEX_EC_AM, "t") == GASNET_OK, "NBI: the AM's LC done");
     check(gasnete_nbi_test(GEX_EC_ALL, "t") == GASNET_ERR_NOT_READY, "NBI: ALL waits for puts");
     gasnete_cmpl_op_done(&put);
     gasnete_cmpl_op_done(&put);

@@ -63,7 +63,9 @@ static gex_Rank_t peer;
             case GEX_OP_MAX: model = a > model ? a : model; break;                                \
             default: model = BITWISE_APPLY_##TY(model, nf, a); break;                             \
             }                                                                                     \
-            int fetching = (op & (GEX_OP_TO_FETCHING(0x3ffU) | GEX_OP_GET | GEX_OP_SWAP |          \
+            int fetching = (op & (GEX_OP_FAND | GEX_OP_FOR | GEX_OP_FXOR | GEX_OP_FADD |          \
+                                  GEX_OP_FSUB | GEX_OP_FMULT | GEX_OP_FMIN | GEX_OP_FMAX |        \
+                                  GEX_OP_FINC | GEX_OP_FDEC | GEX_OP_GET | GEX_OP_SWAP |          \
                                   GEX_OP_FCAS)) != 0;                                             \
             got = (T)-77;                                                                         \
             if (step++ & 1) {                                                                     \
