@@ -117,6 +117,10 @@ static inline gex_Rank_t gasnetc_tm_to_jobrank(gex_TM_t tm, gex_Rank_t rank)
 /* Registers library-internal handlers (indices < 128, given in the entries).
  * Call before gex_Client_Init returns (extended: from gasnete_init). */
 void gasnetc_register_internal_handlers(const gex_AM_Entry_t *table, size_t n);
+/* From an internal Request handler (token): runs the client's 0-argument
+ * Medium Reply handler e with a token of its own, which gex_Token_Info
+ * reports as a Reply from the same sender (VIS peer completion). */
+void gasnetc_run_as_reply(gex_Token_t token, const gex_AM_Entry_t *e, void *buf, size_t nbytes);
 
 /* ---- progress ------------------------------------------------------------- */
 /* Polls every transport once; runs handlers.  Not from handler context. */

@@ -232,6 +232,16 @@ static inline __attribute__((__always_inline__)) int deliver(const gasnetc_am_hd
     return gasnetc_am_dispatch(hdr, payload, net);
 }
 
+void gasnetc_run_as_reply(gex_Token_t token, const gex_AM_Entry_t *e, void *buf, size_t nbytes)
+{
+    struct gasneti_token_s tok = *token;
+    tok.is_req = 0;
+    tok.is_long = 0;
+    tok.replied = 0;
+    tok.entry = e;
+    ((void (*)(gex_Token_t, void *, size_t))e->gex_fnptr)(&tok, buf, nbytes);
+}
+
 void gasnetc_am_deliver(const gasnetc_am_hdr_t *hdr, void *payload)
 {
     (void)deliver(hdr, payload, NULL);
