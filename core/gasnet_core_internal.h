@@ -66,6 +66,11 @@ extern gex_Rank_t gasneti_mynode;  /* job rank of this process */
 extern gex_Rank_t gasneti_nodes;   /* job size */
 extern int gasneti_init_done;      /* gex_Client_Init finished */
 extern int gasneti_attach_done;    /* gex_Segment_Attach finished */
+/* The primordial endpoint's segment is a created one, bound with
+ * gex_EP_BindSegment instead of gex_Segment_Attach: RMA and Longs on the
+ * primordial endpoint then take the created-segment paths, with endpoint
+ * index 0 (extended/ep.c, ep_rma.c). */
+extern int gasneti_ep0_bound;
 extern struct gasneti_client_s gasneti_the_client;
 extern struct gasneti_ep_s gasneti_the_ep;
 extern struct gasneti_tm_s gasneti_the_tm;

@@ -262,7 +262,7 @@ void gasnetc_am_route_eps(gasnetc_am_hdr_t *h, gex_TM_t tm, const char *fn)
 int gasnetc_am_long_dest_ok(const gasnetc_am_hdr_t *h)
 {
     const void *dst = (const void *)(uintptr_t)h->dest_addr;
-    if (!h->dst_ep) return gasnetc_in_segment(gasneti_mynode, dst, h->nbytes);
+    if (!h->dst_ep && !gasneti_ep0_bound) return gasnetc_in_segment(gasneti_mynode, dst, h->nbytes);
     gex_EP_t ep = h->dst_ep < GASNET_MAXEPS ? gasneti_eps[h->dst_ep] : NULL;
     gex_Segment_t s = ep ? ep->segment : GEX_SEGMENT_INVALID;
     if (!s) return 0;

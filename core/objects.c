@@ -12,6 +12,7 @@ gex_Rank_t gasneti_mynode = 0;
 gex_Rank_t gasneti_nodes = 0;
 int gasneti_init_done = 0;
 int gasneti_attach_done = 0;
+int gasneti_ep0_bound = 0;
 struct gasneti_client_s gasneti_the_client;
 struct gasneti_ep_s gasneti_the_ep;
 gex_EP_t gasneti_eps[GASNET_MAXEPS] = {&gasneti_the_ep};
