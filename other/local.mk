@@ -16,7 +16,10 @@ gasnet_tools_sources = \
 	other/tools/tools-env.c \
 	other/tools/tools-misc.c
 
-include_HEADERS += include/gasnet_tools.h include/gasnet_portable_platform.h
+include_HEADERS += include/gasnet_tools.h include/gasnet_portable_platform.h \
+	include/gasnet_tools_basic.h include/gasnet_tools_membar.h include/gasnet_tools_timer.h \
+	include/gasnet_tools_atomic.h include/gasnet_tools_thread.h include/gasnet_tools_sys.h \
+	include/gasnet_tools_trace.h include/gasnet_tools_conduit.h
 noinst_HEADERS += \
 	other/param/param.h \
 	other/param/param-parse.h \
