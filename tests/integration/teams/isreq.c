@@ -73,29 +73,30 @@ static void rshort_h(gex_Token_t t)
     replies++;
 }
 
+/* A Reply with a payload: the token's view, then the payload itself. */
+static void payload_reply(gex_Token_t t, void *buf, size_t n, gex_AM_Index_t idx, int is_long,
+                          const char *what)
+{
+    check_info(t, 0, is_long, idx, right);
+    CHECK_EQ(n, PAYLOAD);
+    if (is_long) CHECK_PTR_EQ(buf, test_seg_at(test_rank, LONG_OFF));
+    CHECK_PATTERN(buf, n, right, what);
+    replies++;
+}
+
 static void rmed_h(gex_Token_t t, void *buf, size_t n)
 {
-    check_info(t, 0, 0, H_RMED, right);
-    CHECK_EQ(n, PAYLOAD);
-    CHECK_PATTERN(buf, n, right, "Medium Reply payload");
-    replies++;
+    payload_reply(t, buf, n, H_RMED, 0, "Medium Reply payload");
 }
 
 static void rlong_h(gex_Token_t t, void *buf, size_t n)
 {
-    check_info(t, 0, 1, H_RLONG, right);
-    CHECK_EQ(n, PAYLOAD);
-    CHECK_PTR_EQ(buf, test_seg_at(test_rank, LONG_OFF));
-    CHECK_PATTERN(buf, n, right, "Long Reply payload");
-    replies++;
+    payload_reply(t, buf, n, H_RLONG, 1, "Long Reply payload");
 }
 
 static void rnpam_h(gex_Token_t t, void *buf, size_t n)
 {
-    check_info(t, 0, 0, H_RNPAM, right);
-    CHECK_EQ(n, PAYLOAD);
-    CHECK_PATTERN(buf, n, right, "negotiated-payload Medium Reply payload");
-    replies++;
+    payload_reply(t, buf, n, H_RNPAM, 0, "negotiated-payload Medium Reply payload");
 }
 
 static void pc_h(gex_Token_t t, void *buf, size_t n)
