@@ -305,7 +305,7 @@ static int am_send_long_lc(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, cons
                            void *lc)
 {
     h->dest_addr = (uint64_t)(uintptr_t)dest_addr;
-    if (h->dst_ep) /* a created segment bound to another endpoint */
+    if (h->dst_ep || gasneti_ep0_bound) /* a created segment (gex_EP_BindSegment) */
         return gasnete_ep_am_send_long(dest, net, h, src, nbytes, dest_addr, flags, fn);
     check_long(dest, dest_addr, nbytes, fn);
     if (!net && dest == gasneti_mynode) { /* into this process's own segment */

@@ -66,6 +66,11 @@ extern gex_Rank_t gasneti_mynode;  /* job rank of this process */
 extern gex_Rank_t gasneti_nodes;   /* job size */
 extern int gasneti_init_done;      /* gex_Client_Init finished */
 extern int gasneti_attach_done;    /* gex_Segment_Attach finished */
+/* The primordial endpoint's segment is a created one, bound with
+ * gex_EP_BindSegment instead of gex_Segment_Attach: RMA and Longs on the
+ * primordial endpoint then take the created-segment paths, with endpoint
+ * index 0 (extended/ep.c, ep_rma.c). */
+extern int gasneti_ep0_bound;
 extern struct gasneti_client_s gasneti_the_client;
 extern struct gasneti_ep_s gasneti_the_ep;
 extern struct gasneti_tm_s gasneti_the_tm;
@@ -117,6 +122,10 @@ static inline gex_Rank_t gasnetc_tm_to_jobrank(gex_TM_t tm, gex_Rank_t rank)
 /* Registers library-internal handlers (indices < 128, given in the entries).
  * Call before gex_Client_Init returns (extended: from gasnete_init). */
 void gasnetc_register_internal_handlers(const gex_AM_Entry_t *table, size_t n);
+/* From an internal Request handler (token): runs the client's 0-argument
+ * Medium Reply handler e with a token of its own, which gex_Token_Info
+ * reports as a Reply from the same sender (VIS peer completion). */
+void gasnetc_run_as_reply(gex_Token_t token, const gex_AM_Entry_t *e, void *buf, size_t nbytes);
 
 /* ---- progress ------------------------------------------------------------- */
 /* Polls every transport once; runs handlers.  Not from handler context. */

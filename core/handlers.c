@@ -232,6 +232,16 @@ static inline __attribute__((__always_inline__)) int deliver(const gasnetc_am_hd
     return gasnetc_am_dispatch(hdr, payload, net);
 }
 
+void gasnetc_run_as_reply(gex_Token_t token, const gex_AM_Entry_t *e, void *buf, size_t nbytes)
+{
+    struct gasneti_token_s tok = *token;
+    tok.is_req = 0;
+    tok.is_long = 0;
+    tok.replied = 0;
+    tok.entry = e;
+    ((void (*)(gex_Token_t, void *, size_t))e->gex_fnptr)(&tok, buf, nbytes);
+}
+
 void gasnetc_am_deliver(const gasnetc_am_hdr_t *hdr, void *payload)
 {
     (void)deliver(hdr, payload, NULL);
@@ -252,7 +262,7 @@ void gasnetc_am_route_eps(gasnetc_am_hdr_t *h, gex_TM_t tm, const char *fn)
 int gasnetc_am_long_dest_ok(const gasnetc_am_hdr_t *h)
 {
     const void *dst = (const void *)(uintptr_t)h->dest_addr;
-    if (!h->dst_ep) return gasnetc_in_segment(gasneti_mynode, dst, h->nbytes);
+    if (!h->dst_ep && !gasneti_ep0_bound) return gasnetc_in_segment(gasneti_mynode, dst, h->nbytes);
     gex_EP_t ep = h->dst_ep < GASNET_MAXEPS ? gasneti_eps[h->dst_ep] : NULL;
     gex_Segment_t s = ep ? ep->segment : GEX_SEGMENT_INVALID;
     if (!s) return 0;

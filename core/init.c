@@ -321,6 +321,11 @@ int gex_Segment_Attach(gex_Segment_t *segment_p, gex_TM_t tm, uintptr_t length)
         return GASNET_ERR_RESOURCE;
     }
     if (!segment_p || tm != &gasneti_the_tm) return GASNET_ERR_BAD_ARG;
+    if (gasneti_the_ep.segment != GEX_SEGMENT_INVALID) {
+        gasneti_warning("gex_Segment_Attach: the primordial endpoint already has a segment "
+                        "(bound with gex_EP_BindSegment)");
+        return GASNET_ERR_RESOURCE;
+    }
     /* Checked before rounding up, which could wrap (length near 2^64). */
     uintptr_t size = length > gasnetc_max_local_segment
                          ? length

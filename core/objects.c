@@ -12,6 +12,7 @@ gex_Rank_t gasneti_mynode = 0;
 gex_Rank_t gasneti_nodes = 0;
 int gasneti_init_done = 0;
 int gasneti_attach_done = 0;
+int gasneti_ep0_bound = 0;
 struct gasneti_client_s gasneti_the_client;
 struct gasneti_ep_s gasneti_the_ep;
 gex_EP_t gasneti_eps[GASNET_MAXEPS] = {&gasneti_the_ep};
@@ -101,14 +102,7 @@ int gex_System_GetVerboseErrors(void) { return verbose_errors; }
 void gex_System_SetVerboseErrors(int enable) { verbose_errors = enable; }
 int gex_System_QueryHiddenAMConcurrencyLevel(void) { return GASNET_HIDDEN_AM_CONCURRENCY_LEVEL; }
 
-uint64_t gex_System_QueryMaxThreads(void)
-{
-#if defined(GASNET_PAR)
-    return 256;
-#else
-    return 1;
-#endif
-}
+uint64_t gex_System_QueryMaxThreads(void) { return GASNETI_MAX_THREADS; }
 
 /* The progress threads the client must run itself: those of a client
  * initialized with GEX_FLAG_DEFER_THREADS (core/ibv/progress.c).  Without

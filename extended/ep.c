@@ -1,7 +1,10 @@
 /* extended/ep.c: endpoints beyond the primordial one and the segments bound
  * to them: gex_EP_Create, gex_Segment_Create/Destroy, gex_EP_BindSegment,
  * gex_EP_PublishBoundSegment, gex_Segment_QueryBound and
- * gex_EP_QueryBoundSegmentNB for any endpoint.
+ * gex_EP_QueryBoundSegmentNB for any endpoint.  The primordial endpoint may
+ * take a created segment too, bound instead of gex_Segment_Attach and
+ * published like the others: its RMA and Longs then take these paths with
+ * index 0 (gasneti_ep0_bound).
  *
  * Endpoint indices are given in creation order (0 is the primordial one),
  * at most GASNET_MAXEPS per process.  AMs name the target endpoint in
@@ -123,33 +126,46 @@ void gex_Segment_Destroy(gex_Segment_t segment, gex_Flags_t flags)
         gasneti_fatalerror("gex_Segment_Destroy: %s cannot be destroyed",
                            segment ? "the primordial segment (gex_Segment_Attach)"
                                    : "GEX_SEGMENT_INVALID");
-    if (segment->ep) segment->ep->segment = GEX_SEGMENT_INVALID; /* unbound */
+    if (segment->ep) { /* unbound */
+        if (segment->ep->index == 0) __atomic_store_n(&gasneti_ep0_bound, 0, __ATOMIC_RELEASE);
+        segment->ep->segment = GEX_SEGMENT_INVALID;
+    }
     gasnetc_ibv_cseg_deregister(segment->net_reg);
     if (segment->pshm_serial) gasnetc_pshm_cseg_unlink(segment->pshm_serial - 1); /* if unpublished */
     if (segment->owned) munmap(segment->addr, segment->size);
     free(segment);
 }
 
+/* Any endpoint, the primordial one included (instead of gex_Segment_Attach:
+ * gasneti_ep0_bound then routes its RMA and Longs like a created segment's). */
 int gex_EP_BindSegment(gex_EP_t ep, gex_Segment_t segment, gex_Flags_t flags)
 {
-    (void)flags;
-    if (ep == GEX_EP_INVALID || segment == GEX_SEGMENT_INVALID) return GASNET_ERR_BAD_ARG;
-    if (ep->index == 0) {
-        if (segment == &gasneti_the_segment) return GASNET_OK;
-        gasneti_warning("gex_EP_BindSegment: the primordial endpoint takes its segment from "
-                        "gex_Segment_Attach; bind created segments to endpoints from "
-                        "gex_EP_Create");
-        return GASNET_ERR_RESOURCE;
+    static const char fn[] = "gex_EP_BindSegment";
+    if (ep == GEX_EP_INVALID || segment == GEX_SEGMENT_INVALID) {
+        gasneti_warning("%s: %s is invalid", fn, ep ? "segment" : "ep");
+        return GASNET_ERR_BAD_ARG;
     }
-    if (ep->segment != GEX_SEGMENT_INVALID || segment->ep) {
-        gasneti_warning("gex_EP_BindSegment: endpoint %u already has a segment, or the segment "
-                        "is bound to another endpoint",
-                        (unsigned)ep->index);
-        return GASNET_ERR_RESOURCE;
+    if (flags) {
+        gasneti_warning("%s: flags 0x%x are reserved and must be 0", fn, (unsigned)flags);
+        return GASNET_ERR_BAD_ARG;
     }
-    segment->ep = ep;
-    ep->segment = segment;
-    return GASNET_OK;
+    int rc = GASNET_OK;
+    gasneti_mutex_lock(&ep_lock);
+    if (ep->segment != GEX_SEGMENT_INVALID) {
+        gasneti_warning("%s: endpoint %u already has a bound segment%s", fn, (unsigned)ep->index,
+                        ep->segment == &gasneti_the_segment ? " (from gex_Segment_Attach)" : "");
+        rc = GASNET_ERR_BAD_ARG;
+    } else if (segment->ep) {
+        gasneti_warning("%s: the segment is already bound to endpoint %u", fn,
+                        (unsigned)segment->ep->index);
+        rc = GASNET_ERR_BAD_ARG;
+    } else {
+        segment->ep = ep;
+        ep->segment = segment;
+        if (ep->index == 0) __atomic_store_n(&gasneti_ep0_bound, 1, __ATOMIC_RELEASE);
+    }
+    gasneti_mutex_unlock(&ep_lock);
+    return rc;
 }
 
 typedef struct {
@@ -173,7 +189,8 @@ int gex_EP_PublishBoundSegment(gex_TM_t tm, gex_EP_t *eps, size_t num_eps, gex_F
     for (size_t i = 0; i < num_eps; i++) {
         gex_EP_t ep = eps[i];
         if (ep == GEX_EP_INVALID) gasneti_fatalerror("%s: eps[%zu] is GEX_EP_INVALID", fn, i);
-        if (ep->index == 0 || ep->segment == GEX_SEGMENT_INVALID) continue;
+        /* The attached segment needs nothing (gex_Segment_Attach published it). */
+        if (ep->segment == GEX_SEGMENT_INVALID || ep->segment == &gasneti_the_segment) continue;
         gex_Segment_t seg = ep->segment;
         mine[i].idx_plus1 = (uint32_t)ep->index + 1;
         mine[i].addr = (uint64_t)(uintptr_t)seg->addr;
@@ -277,7 +294,7 @@ int gex_Segment_QueryBound(gex_TM_t tm, gex_Rank_t rank, void **owneraddr_p, voi
     gex_Rank_t jr = gasnetc_tm_to_jobrank(tm, rank);
     void *addr, *local;
     uintptr_t size;
-    if (tm->pair_ep_idx) { /* a non-primordial endpoint: not mapped unless our own */
+    if (tm->pair_ep_idx || gasneti_ep0_bound) { /* a created segment: mapped if ours or shared */
         if (gasnete_ep_segment(jr, tm->pair_ep_idx, &addr, &size)) return GASNET_ERR_BAD_ARG;
         local = gasnete_ep_local_addr(jr, tm->pair_ep_idx, addr, 0);
     } else {

@@ -44,14 +44,17 @@ void gasnete_rma_set_transport(const gasnete_rma_transport_t *ops)
 
 const gasnete_rma_transport_t *gasnete_rma_net_ops(void) { return gasnete_rma_ops; }
 
-/* Transport to non-primordial endpoints (TM-pairs naming remote index > 0):
- * extended/ep_rma.c installs it; every such rank goes through it, even a
- * neighbour (created segments are not cross-mapped). */
+/* Transport to created segments (TM-pairs naming remote index > 0, and
+ * every endpoint index when the primordial segment is a created one,
+ * gasneti_ep0_bound): extended/ep_rma.c installs it; every such rank goes
+ * through it, even a neighbour (created segments are not cross-mapped the
+ * way the attached one is). */
 const gasnete_rma_transport_t *gasnete_rma_ep_ops = &gasnete_noroute;
 GASNETI_TLS gex_EP_Index_t gasnete_rma_ep_target;
-#define GASNETE_RMA_LOCAL(tm, rank) (gasnetc_is_local(rank) && !(tm)->pair_ep_idx)
+#define GASNETE_RMA_CREATED(tm) GASNETE_UNLIKELY((tm)->pair_ep_idx | gasneti_ep0_bound)
+#define GASNETE_RMA_LOCAL(tm, rank) (gasnetc_is_local(rank) && !GASNETE_RMA_CREATED(tm))
 #define GASNETE_RMA_OPS(tm)                                                         \
-    (GASNETE_UNLIKELY((tm)->pair_ep_idx)                                            \
+    (GASNETE_RMA_CREATED(tm)                                                        \
          ? (gasnete_rma_ep_target = (tm)->pair_ep_idx, gasnete_rma_ep_ops)          \
          : gasnete_rma_ops)
 
@@ -61,13 +64,14 @@ GASNETI_TLS gex_EP_Index_t gasnete_rma_ep_target;
 #define GASNETE_LC_NBI 1 /* NBI Put: NOW, DEFER or GROUP */
 
 /* rank is a jobrank here (gasnete_team_rank checked and translated it).
- * Segments of non-primordial endpoints are checked at the target. */
+ * Created segments are checked at the target. */
 static void gasnete_check_rma(const char *fn, gex_TM_t tm, gex_Rank_t rank, const void *raddr,
                               size_t nbytes)
 {
-    if (tm->pair_ep_idx) nbytes = 0;
-    if (GASNETE_UNLIKELY(!gasneti_attach_done))
-        gasneti_fatalerror("%s called before gex_Segment_Attach (RMA needs attached segments)",
+    if (GASNETE_RMA_CREATED(tm)) nbytes = 0; /* checked at the target */
+    else if (GASNETE_UNLIKELY(!gasneti_attach_done))
+        gasneti_fatalerror("%s called before gex_Segment_Attach (RMA needs the primordial "
+                           "endpoints' segments: attached, or created, bound and published)",
                            fn);
     if (GASNETE_UNLIKELY(gasnetc_in_handler()))
         gasneti_fatalerror("%s called from an AM handler: RMA is not allowed in handler "
@@ -142,7 +146,7 @@ static void gasnete_wait_ctr(const gasnete_rma_transport_t *ops, const gasnete_c
     }
 }
 #define GASNETE_WAIT_CTR(tm, c) gasnete_wait_ctr(GASNETE_RMA_WAIT_OPS(tm), (c))
-#define GASNETE_RMA_WAIT_OPS(tm) (GASNETE_UNLIKELY((tm)->pair_ep_idx) ? gasnete_rma_ep_ops : gasnete_rma_ops)
+#define GASNETE_RMA_WAIT_OPS(tm) (GASNETE_RMA_CREATED(tm) ? gasnete_rma_ep_ops : gasnete_rma_ops)
 
 /* ---- Put --------------------------------------------------------------------------- */
 

@@ -418,8 +418,10 @@ int gex_TM_Destroy(gex_TM_t tm, gex_Memvec_t *scratch_p, gex_Flags_t flags)
      * collectives whose last messages are for us; the barrier drains them. */
     if (!(flags & GEX_FLAG_GLOBALLY_QUIESCED)) (void)gex_Coll_BarrierBlocking(tm, 0);
     reg_remove(t);
-    int had_scratch = t->scratch_addr != NULL;
-    if (scratch_p && had_scratch) { /* written only when the client gave it (spec) */
+    /* Non-zero exactly when *scratch_p is written (spec): the client asked
+     * for the scratch space back and the team had one. */
+    int written = scratch_p && t->scratch_addr != NULL;
+    if (written) {
         scratch_p->gex_addr = t->scratch_addr;
         if (flags & GEX_FLAG_SCRATCH_SEG_OFFSET)
             scratch_p->gex_addr = (void *)((uintptr_t)t->scratch_addr -
@@ -430,7 +432,7 @@ int gex_TM_Destroy(gex_TM_t tm, gex_Memvec_t *scratch_p, gex_Flags_t flags)
     free((void *)tm->by_jobrank);
     free(t);
     free(tm);
-    return had_scratch;
+    return written;
 }
 
 gex_TM_t gex_TM_Pair(gex_EP_t local_ep, gex_EP_Index_t remote_ep_index)

@@ -5,8 +5,10 @@
  * initiator sends an internal Medium Request carrying the client's handler
  * index and payload; at the peer the internal handler runs the client's
  * handler (registered there as a 0-argument Medium Reply handler) with the
- * payload.  The client handler runs inside our Request handler, so it sees
- * that token: gex_Token_Info gives the initiator's jobrank as srcrank.
+ * payload.  The client handler runs inside our Request handler with a
+ * token of its own (gasnetc_run_as_reply): gex_Token_Info gives the
+ * initiator's jobrank as srcrank, its entry, and gex_is_req 0 as in any
+ * Reply handler.
  */
 #include "extended/extended_internal.h"
 
@@ -16,8 +18,6 @@
 
 extern void (*gasnete_vis_pc_send)(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
                                    const void *src, size_t nbytes);
-
-typedef void (*gasnete_medium0_fn)(gex_Token_t token, void *buf, size_t nbytes);
 
 static void vispc_reqh(gex_Token_t token, void *buf, size_t nbytes, gex_AM_Arg_t handler)
 {
@@ -31,7 +31,7 @@ static void vispc_reqh(gex_Token_t token, void *buf, size_t nbytes, gex_AM_Arg_t
                            "GEX_FLAG_AM_REPLY, gex_nargs 0)",
                            (unsigned)info.gex_srcrank, (unsigned)(gex_AM_Index_t)handler);
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    ((gasnete_medium0_fn)e->gex_fnptr)(token, buf, nbytes);
+    gasnetc_run_as_reply(token, e, buf, nbytes);
 }
 
 static void vispc_send(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler, const void *src,

@@ -82,6 +82,17 @@ extern gex_Rank_t gex_System_QueryJobSize(void);
 extern int gex_System_GetVerboseErrors(void);
 extern void gex_System_SetVerboseErrors(int enable);
 extern uint64_t gex_System_QueryMaxThreads(void);
+/* GASNet's names that runtimes and GASNet's tests use although they are not
+ * prefixed as public: the most client threads (1 in SEQ, as GASNet with no
+ * conduit threads needing a slot; GASNet's default of 256 otherwise), and
+ * this process's jobrank and the job size (valid after gex_Client_Init). */
+#if defined(GASNET_PAR) || defined(GASNET_PARSYNC)
+#define GASNETI_MAX_THREADS 256
+#else
+#define GASNETI_MAX_THREADS 1
+#endif
+extern gex_Rank_t gasneti_mynode;
+extern gex_Rank_t gasneti_nodes;
 extern int gex_System_QueryHiddenAMConcurrencyLevel(void);
 extern int gex_System_QueryProgressThreads(gex_Client_t client, unsigned int *count_p,
                                            const gex_ProgressThreadInfo_t **info_p,

@@ -8,6 +8,7 @@ libgasnet_sources += \
 	other/util/strbuf.c \
 	$(gasnet_tools_sources) \
 	other/tools/tools-conduit.c \
+	other/tools/tools-diag.c \
 	other/tools/tools-format.c
 # The gasnet_tools.h implementation usable without a conduit (also the
 # sources of the tools-only libraries libgasnet_tools-{seq,par}.a).
@@ -16,7 +17,10 @@ gasnet_tools_sources = \
 	other/tools/tools-env.c \
 	other/tools/tools-misc.c
 
-include_HEADERS += include/gasnet_tools.h include/gasnet_portable_platform.h
+include_HEADERS += include/gasnet_tools.h include/gasnet_portable_platform.h \
+	include/gasnet_tools_basic.h include/gasnet_tools_membar.h include/gasnet_tools_timer.h \
+	include/gasnet_tools_atomic.h include/gasnet_tools_thread.h include/gasnet_tools_sys.h \
+	include/gasnet_tools_trace.h include/gasnet_tools_conduit.h
 noinst_HEADERS += \
 	other/param/param.h \
 	other/param/param-parse.h \

@@ -3,7 +3,8 @@
  * network peers registers its endpoints' bound segments on each HCA it uses
  * (SEGMENT_FAST only: remote pinning under LARGE/EVERYTHING knows only the
  * primordial segment), the rkeys travel in the published records, and each
- * rank files its peers' (address, size, rkeys) per endpoint index.
+ * rank files its peers' (address, size, rkeys) per endpoint index (0 too,
+ * when the primordial endpoint's segment is a created one).
  * gasnetc_ibv_rkey (dynreg.c) then finds the key of a range outside a
  * peer's primordial segment here, so RDMA reaches created segments with the
  * same transport as the primordial one.  Rationale: core/ibv/README,
@@ -94,7 +95,7 @@ void gasnetc_ibv_cseg_remote(unsigned ep_idx, uint32_t rank, uint64_t addr, uint
 
 size_t gasnetc_ibv_cseg_rkey(int hca, uint32_t rank, uint64_t raddr, size_t len, uint32_t *rkey)
 {
-    for (int i = 1; i < GASNET_MAXEPS; i++) {
+    for (int i = 0; i < GASNET_MAXEPS; i++) {
         cseg_t *tab = __atomic_load_n(&cseg[i], __ATOMIC_ACQUIRE);
         if (!tab) continue;
         const cseg_t *e = &tab[rank];

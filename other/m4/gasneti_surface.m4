@@ -2,7 +2,7 @@ dnl GASNETI_CHECK_SURFACE: values gasnet_config.h publishes to clients
 dnl (gasnet_tools.h GASNETT_SYSTEM_TUPLE, GASNETT_CONFIGURE_ARGS,
 dnl GASNETT_PLATFORM_COMPILER_*): the system tuple, the configure
 dnl arguments and the identity of $CC as include/gasnet_portable_platform.h
-dnl reports it.
+dnl reports it; then the HAVE_* block (gasneti_client_config.m4).
 AC_DEFUN([GASNETI_CHECK_SURFACE], [
 AC_REQUIRE([AC_CANONICAL_HOST])
 AC_REQUIRE([AC_PROG_CC])
@@ -31,4 +31,5 @@ AC_SUBST([GASNETI_PLATFORM_COMPILER_FAMILYID], [$gasneti_cc_familyid])
 AC_SUBST([GASNETI_PLATFORM_COMPILER_ID], [$gasneti_cc_id])
 AC_SUBST([GASNETI_PLATFORM_COMPILER_VERSION], [$gasneti_cc_version])
 AC_SUBST([GASNETI_PLATFORM_COMPILER_IDSTR], [$gasneti_cc_idstr])
+GASNETI_CHECK_CLIENT_CONFIG
 ])

@@ -17,7 +17,9 @@ int GASNETT_LINKCONFIG_IDIOTCHECK(GASNETT_THREAD_MODEL) = 1;
 int GASNETT_LINKCONFIG_IDIOTCHECK(_CONCAT(RELEASE_MAJOR_, GASNET_RELEASE_VERSION_MAJOR)) = 1;
 
 volatile int gasnet_frozen = 0;
-gasnett_backtrace_type_t gasnett_backtrace_user = {NULL, NULL, 0};
+/* Tentative (common), never initialized here: a client's own definition of
+ * gasnett_backtrace_user takes its place at link time. */
+__attribute__((__common__)) gasnett_backtrace_type_t gasnett_backtrace_user;
 
 /* ---- environment -------------------------------------------------------- */
 void gasnett_setenv(const char *key, const char *value)

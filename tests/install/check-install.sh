@@ -15,6 +15,11 @@
 #   - tests/install/tools-client.c built with the installed
 #     gasnet_tools-seq.mak and gasnet_tools-par.mak ($(GASNETTOOLS_CC) ...)
 #     and run directly, without the launcher;
+#   - tests/install/names-client.c (HAVE_PTHREAD_H, GASNETI_MAX_THREADS,
+#     gasneti_mynode, its own gasnett_backtrace_user, gasnett_run_diagnostics)
+#     and names-lite.c (GASNETT_LITE_MODE) built with ibv-par.mak into one
+#     program: the lite object must refer to no thread-model link-check
+#     symbol, and the program runs under the launcher;
 #   - the link-time configuration check: client.c compiled for SEQ and
 #     linked with the PAR library must fail to link, naming the thread model;
 #   - tests/surface/check-surface.sh (when present) for each installed .mak
@@ -130,7 +135,33 @@ EOF
     grep -q "tools-client: PASS $want" "$out" || fail "tools-client ($mode) did not report PASS $want" "$out"
 done
 
-# 8. Link-time configuration check: a SEQ object with the PAR library.
+# 8. GASNet's unprefixed names and a tools-lite object in a PAR program.
+step "building names-client and a GASNETT_LITE_MODE object with ibv-par.mak"
+names=$work/names
+mkdir -p "$names"
+cat >"$names/Makefile" <<EOF
+include $prefix/include/ibv-conduit/ibv-par.mak
+names-client: names-client.o names-lite.o
+	\$(GASNET_LD) \$(GASNET_LDFLAGS) -o names-client names-client.o names-lite.o \$(GASNET_LIBS)
+%.o: $srcdir/tests/install/%.c
+	\$(GASNET_CC) \$(GASNET_CPPFLAGS) \$(GASNET_CFLAGS) -c -o \$@ \$<
+EOF
+run "$names/build.log" make -C "$names"
+run "$names/nm.log" nm "$names/names-lite.o"
+if grep -E "gasnett_linkconfig_idiotcheck_(SEQ|PAR|PARSYNC)|gasneti_linkcheck_THREADMODEL" \
+    "$names/nm.log" >"$names/model.log"; then
+    fail "names-lite.o (GASNETT_LITE_MODE) refers to a thread-model link-check symbol" \
+        "$names/model.log"
+fi
+step "running names-client on $nprocs processes"
+if ! timeout --kill-after=5 60 "$prefix/bin/gasnetrun_ibv" -n $nprocs "$names/names-client" \
+    </dev/null >"$names/run.out" 2>&1; then
+    fail "gasnetrun_ibv -n $nprocs names-client failed" "$names/run.out"
+fi
+grep -q "names-client: PASS on $nprocs processes" "$names/run.out" ||
+    fail "names-client did not report PASS" "$names/run.out"
+
+# 9. Link-time configuration check: a SEQ object with the PAR library.
 step "linking a SEQ-compiled client with the PAR library (must fail)"
 mix=$work/mix
 mkdir -p "$mix"
@@ -146,7 +177,7 @@ grep -q "gasneti_linkcheck_THREADMODEL_SEQ" "$mix/link.log" ||
     fail "the failed link does not name the thread model (gasneti_linkcheck_THREADMODEL_SEQ)" "$mix/link.log"
 step "  the linker said: $(grep -m1 -o "undefined reference to .gasneti_linkcheck_[A-Z_]*" "$mix/link.log")"
 
-# 9. The public-name surface test through each installed fragment and .pc
+# 10. The public-name surface test through each installed fragment and .pc
 #    (when the surface test is present in this tree).
 surface=$srcdir/tests/surface/check-surface.sh
 # fragment_vars FILE VAR...: VAR=value lines, as make expands them in FILE.

@@ -4,6 +4,8 @@
 EXTRA_DIST += \
 	tests/install/common.sh \
 	tests/install/tools-client.c \
+	tests/install/names-client.c \
+	tests/install/names-lite.c \
 	tests/install/runtime-client.cc \
 	tests/install/check-runtime-build.sh \
 	tests/integration/manifest.d/build.manifest

@@ -25,7 +25,7 @@
 /* ---- fake core ------------------------------------------------------------------ */
 #define SEGSZ (1 << 20)
 gex_Rank_t gasneti_mynode = 0, gasneti_nodes = 2;
-int gasneti_init_done = 1, gasneti_attach_done = 1;
+int gasneti_init_done = 1, gasneti_attach_done = 1, gasneti_ep0_bound = 0;
 struct gasneti_tm_s gasneti_the_tm = {.rank = 0, .size = 2};
 gasneti_seginfo_t *gasneti_seginfo;
 static gasneti_seginfo_t seginfo[2];

@@ -350,8 +350,10 @@ static void test_services(void)
         int cnt = -1;
         gasnett_diagnostic_gethandlers(&table, &cnt);
         CHECK(table == NULL && cnt == 0, "diagnostic_gethandlers: no handlers needed");
-        CHECK(gasnett_run_diagnostics(1000, 2, "AB", GEX_TM_INVALID, NULL, 0, NULL) == 0,
-              "run_diagnostics (tools and threads sections) passes");
+        CHECK(gasnett_run_diagnostics(1000, 4, "abcd", GEX_TM_INVALID, NULL, 0, NULL) == 0,
+              "run_diagnostics (timers, atomics, barriers, threads) passes");
+        CHECK(gasnett_run_diagnostics(10, 1, "E", GEX_TM_INVALID, NULL, 0, NULL) == 0,
+              "run_diagnostics skips RMA without a team");
     }
     {
         gasnett_backtrace_type_t bt = {"TEST", user_backtrace, 1};

@@ -37,3 +37,21 @@ tests_integration_teams_eps_SOURCES = tests/integration/teams/eps.c
 tests_integration_teams_eps_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
 tests_integration_teams_eps_CFLAGS = $(IT_CFLAGS)
 tests_integration_teams_eps_LDADD = $(TEST_SEQ_LIBS)
+
+# Specification details (issue 33): gex_TM_Destroy's return value,
+# gex_EP_BindSegment (refusals, a created segment on the primordial
+# endpoint), gex_is_req in Reply handlers.
+INTEGRATION_TESTS += tests/integration/teams/tmdestroy tests/integration/teams/bindseg \
+	tests/integration/teams/isreq
+tests_integration_teams_tmdestroy_SOURCES = tests/integration/teams/tmdestroy.c
+tests_integration_teams_tmdestroy_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
+tests_integration_teams_tmdestroy_CFLAGS = $(IT_CFLAGS)
+tests_integration_teams_tmdestroy_LDADD = $(TEST_SEQ_LIBS)
+tests_integration_teams_bindseg_SOURCES = tests/integration/teams/bindseg.c
+tests_integration_teams_bindseg_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
+tests_integration_teams_bindseg_CFLAGS = $(IT_CFLAGS)
+tests_integration_teams_bindseg_LDADD = $(TEST_SEQ_LIBS)
+tests_integration_teams_isreq_SOURCES = tests/integration/teams/isreq.c
+tests_integration_teams_isreq_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
+tests_integration_teams_isreq_CFLAGS = $(IT_CFLAGS)
+tests_integration_teams_isreq_LDADD = $(TEST_SEQ_LIBS)
