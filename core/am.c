@@ -1,16 +1,21 @@
 /* core/am.c: the AM entry points behind the gex_AM_* macros: argument
- * checks, routing (PSHM for neighbours, verbs for every other rank; a Reply
- * goes back on the transport its Request came on), local completion, and
- * the payload limits. */
+ * checks, routing (the neighbour transport for neighbours, the network
+ * transport for every other rank; a Reply goes back on the transport its
+ * Request came on), local completion, and the payload limits.  The
+ * transports and the extended layer are reached through the ops tables
+ * core/init.c installs (gasnetc_am_net, gasnetc_am_nbr, gasnetc_ext); the
+ * PSHM fast paths write neighbour queue slots inline (core/pshm/queue.h
+ * over gasnetc_nbr_fast). */
 #include "core/gasnet_core_private.h"
-#include "core/ibv/ibv.h"
-#include "core/pshm/pshm.h"
 #include "core/pshm/queue.h"
-#include "extended/extended_internal.h" /* AM lc_opt: events and NBI counters */
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+gasnetc_am_net_ops_t gasnetc_am_net;
+gasnetc_am_nbr_ops_t gasnetc_am_nbr;
+gasnetc_ext_ops_t gasnetc_ext;
 
 static void bad_call(const char *fn, const char *what, unsigned long long value)
 {
@@ -104,20 +109,20 @@ static int am_send_lc(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, const voi
 {
     if (!net && dest == gasneti_mynode) return loopback(h, payload, nbytes);
     if (net || !gasnetc_is_local(dest)) {
-        if (!gasnetc_ibv_active())
+        if (!gasnetc_am_net.active())
             gasneti_fatalerror("%s: no network path to rank %u (it is not in this process's "
                                "shared-memory neighbourhood and no verbs connection exists)",
                                fn, dest);
-        return gasnetc_ibv_am_send(dest, net, h, payload, nbytes,
+        return gasnetc_am_net.send(dest, net, h, payload, nbytes,
                                    (flags & GEX_FLAG_IMMEDIATE) != 0, lc);
     }
-    return pshm_send_wait(dest, h, payload, nbytes, flags, gasnetc_pshm_try_send);
+    return pshm_send_wait(dest, h, payload, nbytes, flags, gasnetc_am_nbr.try_send);
 }
 
 void gasnetc_am_send_fifo(gex_Rank_t dest, gasnetc_am_hdr_t *h, const void *payload,
                           size_t nbytes)
 {
-    (void)pshm_send_wait(dest, h, payload, nbytes, 0, gasnetc_pshm_try_send_fifo);
+    (void)pshm_send_wait(dest, h, payload, nbytes, 0, gasnetc_am_nbr.try_send_fifo);
 }
 
 int gasnetc_am_send(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, const void *payload,
@@ -139,8 +144,8 @@ static void *am_lc_begin(gex_Rank_t dest, gex_Event_t *lc_opt, gasnete_cmpl_t *c
     if (lc_opt == GEX_EVENT_NOW || lc_opt == NULL || dest == gasneti_mynode ||
         gasnetc_is_local(dest))
         return NULL;
-    if (lc_opt == GEX_EVENT_GROUP) gasnete_nbi_am_lc_cmpl(c);
-    else *ev = gasnete_event_new(c);
+    if (lc_opt == GEX_EVENT_GROUP) gasnetc_ext.am_lc_group(c);
+    else *ev = gasnetc_ext.am_lc_event(c);
     return c->op;
 }
 
@@ -153,7 +158,7 @@ static void am_lc_end(int rc, gex_Event_t *lc_opt, const gasnete_cmpl_t *c, gex_
         return;
     }
     if (rc || gasnete_ctr_complete(c->op)) {
-        gasnete_op_free(gasnete_op_of_root(ev));
+        gasnetc_ext.am_lc_discard(ev);
         ev = GEX_EVENT_INVALID;
     }
     if (!rc) *lc_opt = ev;
@@ -164,7 +169,7 @@ static void am_lc_end(int rc, gex_Event_t *lc_opt, const gasnete_cmpl_t *c, gex_
  * claims its queue slot at once and writes the header into it, without the
  * header copy, the va_list round trip through fill_hdr, and the routing
  * layers.  A Short to a network peer takes the verbs counterpart,
- * gasnetc_ibv_short_fast (core/ibv/README "AM Short fast path").  Anything
+ * gasnetc_am_net.short_fast (core/ibv/README "AM Short fast path").  Anything
  * else (debug build, self, other verbs AMs, another team or endpoint, a
  * full queue, IMMEDIATE, an lc_opt that is not simple, a size out of
  * range) takes the general path below, which checks everything. */
@@ -184,7 +189,7 @@ static GASNETC_AM_INLINE gasnetc_pshmq_slot_t *fast_claim(gex_Rank_t dest, int i
                                                           size_t nbytes, gasnetc_pshmq_t **qp,
                                                           uint64_t *posp)
 {
-    const gasnetc_pshm_fast_t *f = &gasnetc_pshm_fast;
+    const gasnetc_nbr_fast_t *f = &gasnetc_nbr_fast;
     uint32_t d = (uint32_t)dest - f->first;
     if (__builtin_expect(d >= f->n || d == f->me, 0)) return NULL;
     gasnetc_pshmq_t **lanes = is_req ? f->reqlane : f->replane;
@@ -306,7 +311,7 @@ static int am_send_long_lc(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, cons
 {
     h->dest_addr = (uint64_t)(uintptr_t)dest_addr;
     if (h->dst_ep || gasneti_ep0_bound) /* a created segment (gex_EP_BindSegment) */
-        return gasnete_ep_am_send_long(dest, net, h, src, nbytes, dest_addr, flags, fn);
+        return gasnetc_ext.ep_am_send_long(dest, net, h, src, nbytes, dest_addr, flags, fn);
     check_long(dest, dest_addr, nbytes, fn);
     if (!net && dest == gasneti_mynode) { /* into this process's own segment */
         if (nbytes) memmove(dest_addr, src, nbytes);
@@ -366,7 +371,8 @@ int gasnetc_AM_RequestShort(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler
         /* Not a neighbour (a neighbour's full queue waits in the general
          * path): over verbs, packed straight into a descriptor. */
         if (!(flags & GEX_FLAG_IMMEDIATE) && !gasnetc_is_local(rank) &&
-            gasnetc_ibv_short_fast(rank, NULL, 1, handler, numargs, tm->ep->index, 0, &ap) == 0) {
+            gasnetc_am_net.short_fast(rank, NULL, 1, handler, numargs, tm->ep->index, 0, &ap) ==
+                0) {
             va_end(ap);
             return 0;
         }
@@ -475,7 +481,7 @@ int gasnetc_AM_RequestLong(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
     uint32_t d = (uint32_t)rank - gasneti_pshm_rmatab.first;
     if (__builtin_expect(tm == gasneti_thunk_tm && numargs <= GASNETC_AM_MAX_ARGS &&
                              lc_opt != GEX_EVENT_DEFER && d < gasneti_pshm_rmatab.n &&
-                             d != gasnetc_pshm_fast.me && gasnetc_pshm_fast.n,
+                             d != gasnetc_nbr_fast.me && gasnetc_nbr_fast.n,
                          1)) {
         const gasneti_pshm_rmaseg_t *sg = &gasneti_pshm_rmatab.seg[d];
         uintptr_t off = (uintptr_t)dest_addr - sg->owner;
@@ -546,8 +552,8 @@ int gasnetc_AM_ReplyShort(gex_Token_t token, gex_AM_Index_t handler, unsigned in
             return 0;
         }
     } else if (__builtin_expect(fast_reply_verbs_ok(token, numargs), 1) &&
-               gasnetc_ibv_short_fast(token->src, token->net, 0, handler, numargs,
-                                      token->ep->index, token->src_ep, &ap) == 0) {
+               gasnetc_am_net.short_fast(token->src, token->net, 0, handler, numargs,
+                                         token->ep->index, token->src_ep, &ap) == 0) {
         token->replied = 1; /* a Reply's send runs no handler: no one looks before this */
         va_end(ap);
         return 0;

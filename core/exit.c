@@ -44,8 +44,6 @@
  * and kill deadline (bootstrap/README) stay as the backstop.
  */
 #include "core/gasnet_core_private.h"
-#include "core/ibv/ibv.h"
-#include "core/pshm/pshm.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -80,8 +78,7 @@ static struct {
     uint8_t *marks;     /* per rank: MARK_* bits */
     char ident[96];     /* "rank R on HOST" */
     char alarm_msg[256];
-    /* the exit of this process */
-    int claimed;
+    /* the exit of this process (claimed: gasneti_exit_claimed, core/base) */
     int code;
     int released;
     int fatal_sig;
@@ -180,7 +177,7 @@ static void on_alarm(int sig)
     sbuf_int(line, sizeof(line), &n, code);
     line[n++] = '\n';
     if (write(STDERR_FILENO, line, n) < 0) { /* nothing more to do */ }
-    gasnetc_pshm_fini();
+    gasnetc_am_nbr.fini();
     if (gasneti_boot) gasneti_boot->abort(code);
     _exit(code);
 }
@@ -408,7 +405,8 @@ static void send_all(gex_AM_Index_t hidx, int arg, uint8_t mark, double deadline
 static int exit_head(int code)
 {
     int zero = 0;
-    if (!__atomic_compare_exchange_n(&ex.claimed, &zero, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    if (!__atomic_compare_exchange_n(&gasneti_exit_claimed, &zero, 1, 0, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_ACQUIRE))
         return 0;
     STORE(ex.code, code & 0xff);
     exit_owner = 1;
@@ -439,7 +437,7 @@ static int exit_reduce(int code, double end)
         if (!preconnected && LOAD(ex.role) == ROLE_LEADER && now_s() >= t_pre) {
             preconnected = 1;
             ex.stage = "connecting to the ranks that may have to be asked to exit";
-            gasnetc_ibv_conn_start_all();
+            gasnetc_am_net.connect_all();
             ex.stage = "waiting for the other ranks to exit too (collective exit)";
         }
         if (gasneti_mynode == 0 && !done_sent && LOAD(ex.arrived) == n) {
@@ -511,19 +509,19 @@ static int exit_coordinate(int code, int collective_possible, int *abort_job)
 static void exit_release(int code, int abort_job)
 {
     ex.stage = "stopping the progress threads";
-    gasnetc_ibv_progress_stop(ex.timeout / 10 < 1 ? ex.timeout / 10 : 1);
+    gasnetc_am_net.stop(ex.timeout / 10 < 1 ? ex.timeout / 10 : 1);
     ex.stage = "flushing output";
     fflush(NULL);
     if (abort_job) {
         ex.stage = "aborting the job";
-        gasnetc_pshm_fini();
+        gasnetc_am_nbr.fini();
         if (gasneti_boot) gasneti_boot->abort(code);
         _exit(code);
     }
     ex.stage = "telling gasnetrun_ibv";
     if (gasneti_boot) gasneti_boot->notify_exit(code);
     ex.stage = "releasing shared memory";
-    gasnetc_pshm_fini();
+    gasnetc_am_nbr.fini();
     ex.stage = "closing the bootstrap connection";
     if (gasneti_boot) gasneti_boot->fini();
     STORE(ex.released, 1);
@@ -570,15 +568,6 @@ static void exit_remote(int code, int why)
 }
 
 /* ---- entry points --------------------------------------------------------------------- */
-/* 1 once this process has started to exit (any path): transports then treat
- * errors to peers as "peer gone" rather than fatal.  Handler- and
- * signal-safe.  (Declaration to move to core/gasnet_core_private.h.) */
-int gasnetc_exit_in_progress(void);
-int gasnetc_exit_in_progress(void)
-{
-    return LOAD(ex.claimed);
-}
-
 void gasnet_exit(int exitcode)
 {
     if (!gasneti_init_done || !LOAD(ex.inited)) exit(exitcode);
@@ -603,21 +592,21 @@ void gasnetc_remote_exit_cb(int code)
     /* A thread that polls takes it from a cleaner context; this spare
      * thread steps in when none does (blocked, busy in a handler). */
     const double end = now_s() + (ex.timeout / 20 < 0.1 ? ex.timeout / 20 : 0.1);
-    while (!LOAD(ex.claimed) && now_s() < end) usleep(2000);
-    if (!LOAD(ex.claimed)) exit_remote(LOAD(ex.launcher_code), WHY_LAUNCHER);
+    while (!LOAD(gasneti_exit_claimed) && now_s() < end) usleep(2000);
+    if (!LOAD(gasneti_exit_claimed)) exit_remote(LOAD(ex.launcher_code), WHY_LAUNCHER);
 }
 
 void gasnetc_exit_check(void)
 {
     int code;
     if (__builtin_expect(!LOAD(ex.pending), 1)) {
-        if (__builtin_expect(!gasnetc_pshm_exit_requested(&code), 1)) return;
+        if (__builtin_expect(!gasnetc_am_nbr.exit_requested(&code), 1)) return;
         int none = -1;
         __atomic_compare_exchange_n(&ex.pshm_code, &none, code & 0xff, 0, __ATOMIC_ACQ_REL,
                                     __ATOMIC_ACQUIRE);
         STORE(ex.pending, 1);
     }
-    if (exit_owner || LOAD(ex.claimed)) return; /* an exit is under way already */
+    if (exit_owner || LOAD(gasneti_exit_claimed)) return; /* an exit is under way already */
     if ((code = LOAD(ex.req_code)) >= 0) exit_remote(code, WHY_REQUEST);
     else if ((code = LOAD(ex.launcher_code)) >= 0) exit_remote(code, WHY_LAUNCHER);
     else if ((code = LOAD(ex.pshm_code)) >= 0) exit_remote(code, WHY_PSHM);
@@ -648,8 +637,9 @@ void gasnetc_fatal_exit(int exitcode)
 {
     int sig = LOAD(ex.fatal_sig);
     int code = sig ? 128 + sig : exitcode;
-    if (!__atomic_exchange_n(&ex.claimed, 1, __ATOMIC_ACQ_REL)) STORE(ex.code, code & 0xff);
-    gasnetc_pshm_set_exit(code);
+    if (!__atomic_exchange_n(&gasneti_exit_claimed, 1, __ATOMIC_ACQ_REL))
+        STORE(ex.code, code & 0xff);
+    gasnetc_am_nbr.set_exit(code);
     if (gasneti_boot) gasneti_boot->abort(code);
     _exit(code);
 }
@@ -657,7 +647,7 @@ void gasnetc_fatal_exit(int exitcode)
 static void on_fatal_signal(int sig, siginfo_t *si, void *uc)
 {
     (void)uc;
-    if (LOAD(ex.claimed)) {
+    if (LOAD(gasneti_exit_claimed)) {
         /* During the exit: the exit's code still stands (GASNet). */
         char line[256];
         size_t n = 0;
@@ -691,7 +681,7 @@ static void on_fatal_signal(int sig, siginfo_t *si, void *uc)
  * exit's code (on_fatal_signal). */
 static void on_sigint(int sig, siginfo_t *si, void *uc)
 {
-    if (!LOAD(ex.claimed) && client_has_sigquit()) {
+    if (!LOAD(gasneti_exit_claimed) && client_has_sigquit()) {
         raise_client_sigquit();
         return; /* the client's handler returned: it chose to carry on */
     }

@@ -6,14 +6,10 @@
 #ifndef GASNETC_CORE_INTERNAL_H
 #define GASNETC_CORE_INTERNAL_H
 
-/* The library calls its own gex_RMA_* functions, never the client's inline
- * neighbour path (include/gasnet_pshm_inline.h). */
-#define GASNETI_PSHM_NO_INLINE 1
-#include <gasnetex.h>
-#include "other/param/param.h"
-#include "other/log/log.h"
-#include "bootstrap/bootstrap.h"
-#include "core/am/wire.h"
+/* The job state every layer shares (rank, size, bootstrap, segments, exit
+ * and handler state) and the includes every file of the library needs. */
+#include "core/base/job.h"
+#include "core/base/transport.h"
 
 /* ---- the single client, endpoint, team and segment of this release ------- */
 struct gasneti_client_s {
@@ -62,8 +58,6 @@ struct gasneti_tm_s {
     struct gasnete_team_s *coll;
 };
 
-extern gex_Rank_t gasneti_mynode;  /* job rank of this process */
-extern gex_Rank_t gasneti_nodes;   /* job size */
 extern int gasneti_init_done;      /* gex_Client_Init finished */
 extern int gasneti_attach_done;    /* gex_Segment_Attach finished */
 /* The primordial endpoint's segment is a created one, bound with
@@ -77,15 +71,6 @@ extern struct gasneti_tm_s gasneti_the_tm;
 extern struct gasneti_segment_s gasneti_the_segment;
 /* The primordial team, for the GASNet-1 legacy layer (gasnet.h). */
 extern gex_TM_t gasneti_thunk_tm;
-extern const gasneti_bootstrap_ops_t *gasneti_boot;
-extern char gasneti_hostname[64];
-
-/* Every rank's segment as its owner sees it (valid after attach). */
-typedef struct {
-    void *addr;
-    uintptr_t size;
-} gasneti_seginfo_t;
-extern gasneti_seginfo_t *gasneti_seginfo;
 
 /* Routing: 1 if rank is reached through shared memory (self included). */
 int gasnetc_is_local(gex_Rank_t rank);
@@ -114,9 +99,8 @@ static inline gex_Rank_t gasnetc_tm_to_jobrank(gex_TM_t tm, gex_Rank_t rank)
 /* 0 is never used; 1..63 core, 64..95 extended, 96..127 firehose and later
  * services; 128..255 clients (GEX_AM_INDEX_BASE). */
 #define GASNETC_HANDLER_BASE 1
-/* Core index 1: the verbs transport's hidden credit-only Reply; never
- * registered or dispatched (core/ibv/recv.c consumes it). */
-#define GASNETC_HANDLER_CREDIT_ONLY 1
+/* Core index 1 (GASNETC_HANDLER_CREDIT_ONLY, core/base/transport.h) is the
+ * verbs transport's hidden credit-only Reply. */
 #define GASNETE_HANDLER_BASE 64
 #define GASNETI_FH_HANDLER_BASE 96
 /* Registers library-internal handlers (indices < 128, given in the entries).
@@ -132,34 +116,34 @@ void gasnetc_run_as_reply(gex_Token_t token, const gex_AM_Entry_t *e, void *buf,
 void gasnetc_poll(void);
 /* Polls while a Reply waits for queue space (only replies are delivered). */
 void gasnetc_poll_replies(void);
-/* 1 while the calling thread runs an AM handler (for debug checks). */
-int gasnetc_in_handler(void);
 
-/* ---- hooks into the extended layer (extended/) ----------------------------- */
-/* Called once at the end of gex_Client_Init (after the bootstrap and PSHM
- * are up), before the implicit barrier. */
-void gasnete_init(void);
-/* Called from gasnet_AMPoll, for progress of outstanding extended ops. */
-void gasnete_progress(void);
+/* ---- what the core needs from the extended layer ---------------------------- */
+/* extended/init.c fills gasnete_core_ops; core/init.c installs it as
+ * gasnetc_ext at the start of gex_Client_Init. */
+typedef struct gasnetc_ext_ops {
+    /* Once at the end of gex_Client_Init (bootstrap, PSHM and verbs up),
+     * before the implicit barrier. */
+    void (*init)(void);
+    /* Every gasnetc_poll: progress of outstanding extended operations. */
+    void (*progress)(void);
+    /* Asynchronous local completion of a Request over the network
+     * (core/am.c): lc_opt = &event gets a fresh NB event whose op counter
+     * goes in *cmpl; GEX_EVENT_GROUP puts the calling thread's current NBI
+     * set (category GEX_EC_AM) in *cmpl; discard recycles an event from
+     * am_lc_event that the client never saw.  Lock-free; initiating
+     * thread. */
+    gex_Event_t (*am_lc_event)(gasnete_cmpl_t *cmpl);
+    void (*am_lc_group)(gasnete_cmpl_t *cmpl);
+    void (*am_lc_discard)(gex_Event_t ev);
+    /* A Long to a created segment: h->dst_ep > 0, or the primordial
+     * endpoint bound with gex_EP_BindSegment (extended/ep_rma.c; as
+     * gasnetc_am_send_long). */
+    int (*ep_am_send_long)(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, const void *src,
+                           size_t nbytes, void *dest_addr, gex_Flags_t flags, const char *fn);
+} gasnetc_ext_ops_t;
 
 /* ---- exit --------------------------------------------------------------------- */
 /* Ends the job with exitcode from any context (fatal errors, signals). */
 void gasnetc_fatal_exit(int exitcode) __attribute__((__noreturn__));
-
-/* ---- locks that vanish in SEQ builds ------------------------------------------- */
-#if defined(GASNET_PAR)
-#include <pthread.h>
-typedef pthread_mutex_t gasneti_mutex_t;
-#define GASNETI_MUTEX_INITIALIZER PTHREAD_MUTEX_INITIALIZER
-#define gasneti_mutex_lock(m) pthread_mutex_lock(m)
-#define gasneti_mutex_unlock(m) pthread_mutex_unlock(m)
-#define GASNETI_TLS __thread
-#else
-typedef char gasneti_mutex_t;
-#define GASNETI_MUTEX_INITIALIZER 0
-#define gasneti_mutex_lock(m) ((void)(m))
-#define gasneti_mutex_unlock(m) ((void)(m))
-#define GASNETI_TLS
-#endif
 
 #endif /* GASNETC_CORE_INTERNAL_H */

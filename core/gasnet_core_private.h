@@ -5,13 +5,8 @@
 
 #include "core/gasnet_core_internal.h"
 
-/* Neighbourhood (PSHM) and host positions, filled at init. */
-extern gex_RankInfo_t *gasnetc_nbrhd_info, *gasnetc_host_info;
-extern gex_Rank_t gasnetc_nbrhd_count, gasnetc_nbrhd_myidx;
-extern gex_Rank_t gasnetc_host_count, gasnetc_host_myidx;
-extern gex_Rank_t gasnetc_nbrhd_sets, gasnetc_nbrhd_set_rank;
-extern gex_Rank_t gasnetc_host_sets, gasnetc_host_set_rank;
-/* Computes the above from every rank's host id and the PSHM neighbourhood. */
+/* Computes the neighbourhood and host positions (core/base/job.h) from
+ * every rank's host id and the PSHM neighbourhood. */
 void gasnetc_positions_init(const uint64_t *host_of);
 
 /* The token a handler receives (lives on the dispatcher's stack). */
@@ -46,6 +41,15 @@ int gasnetc_am_dispatch(const gasnetc_am_hdr_t *hdr, void *payload, void *net);
 /* Validates a client's handler table entry and installs it. */
 int gasnetc_handlers_register(gex_EP_t ep, gex_AM_Entry_t *table, size_t n, int internal);
 
+/* ---- the ops tables the core calls through ---------------------------------- */
+/* The network (verbs) and neighbour (PSHM) transports' AM entries
+ * (core/base/transport.h) and the extended layer's services, installed by
+ * core/init.c first thing in gex_Client_Init; nothing calls through them
+ * before.  Defined in core/am.c. */
+extern gasnetc_am_net_ops_t gasnetc_am_net;
+extern gasnetc_am_nbr_ops_t gasnetc_am_nbr;
+extern gasnetc_ext_ops_t gasnetc_ext;
+
 /* ---- AM send paths shared by core/am.c and core/am_npam.c ---------------- */
 /* Fills an AM header (src_rank = this rank, no dest_addr, no credits). */
 void gasnetc_am_fill_hdr(gasnetc_am_hdr_t *h, unsigned category, int is_req,
@@ -67,13 +71,6 @@ void gasnetc_am_send_fifo(gex_Rank_t dest, gasnetc_am_hdr_t *h, const void *payl
  * and sends the header.  Returns as gasnetc_am_send. */
 int gasnetc_am_send_long(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, const void *src,
                          size_t nbytes, void *dest_addr, gex_Flags_t flags, const char *fn);
-/* A Long to a non-primordial endpoint (h->dst_ep > 0; extended/ep_rma.c):
- * checks dest_addr against that endpoint's published segment, places the
- * payload (memcpy when mapped here, RDMA or packed over verbs, internal
- * Medium fragments to a neighbour's unmapped client memory) and sends the
- * header behind it.  Returns as gasnetc_am_send. */
-int gasnete_ep_am_send_long(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, const void *src,
-                            size_t nbytes, void *dest_addr, gex_Flags_t flags, const char *fn);
 /* Job rank of (tm, rank) for a Request; fatal on a bad team or rank. */
 gex_Rank_t gasnetc_am_req_target(gex_TM_t tm, gex_Rank_t rank, const char *fn);
 /* Source rank of a Request token, marking it replied; fatal outside a
@@ -81,9 +78,6 @@ gex_Rank_t gasnetc_am_req_target(gex_TM_t tm, gex_Rank_t rank, const char *fn);
 gex_Rank_t gasnetc_am_reply_target(gex_Token_t token, const char *fn);
 /* Reports local completion of a payload the transports have finished with. */
 void gasnetc_am_set_lc_done(gex_Event_t *lc_opt);
-
-/* Largest Medium payload (bytes). */
-#define GASNETC_MAX_MEDIUM ((size_t)GASNETC_MAX_MEDIUM_LUB)
 
 /* Polling policy (core/poll.c): when idle polls yield the CPU. */
 enum { GASNETC_POLL_YIELD_NEVER, GASNETC_POLL_YIELD_ALWAYS, GASNETC_POLL_YIELD_IDLE };
@@ -103,10 +97,6 @@ void gasnetc_exit_init(void);
 void gasnetc_remote_exit_cb(int code);
 /* Checked by every poll: runs the exit path if another rank asked for it. */
 void gasnetc_exit_check(void);
-/* 1 once this process has started to exit (any path): transports then treat
- * errors to peers as "peer gone" rather than fatal.  Handler- and
- * signal-safe (core/exit.c). */
-int gasnetc_exit_in_progress(void);
 /* Leaves now with code after telling the job (no return). */
 void gasnetc_exit_now(int code, int notify) __attribute__((__noreturn__));
 

@@ -4,8 +4,6 @@
 
 #include <string.h>
 
-static GASNETI_TLS int handler_depth;
-
 /* What each registered handler accepts, precomputed at registration for the
  * receive paths (gasnetc_am_deliver): bit (category * 2 + is_req) is
  * set for every kind of AM the entry's flags allow, bits 8..15 hold the
@@ -29,8 +27,6 @@ static uint32_t accept_bits(const gex_AM_Entry_t *e)
                 a |= 1u << (c * 2 + req);
     return a | (cat ? (uint32_t)e->gex_nargs : 0xffu) << 8;
 }
-
-int gasnetc_in_handler(void) { return handler_depth > 0; }
 
 static int check_entry(const gex_AM_Entry_t *e, int internal)
 {
@@ -206,7 +202,7 @@ static inline __attribute__((__always_inline__)) int deliver(const gasnetc_am_hd
             const gex_AM_Arg_t *x = hdr->args;
             void *buf = cat == GASNETC_AM_LONG ? (void *)(uintptr_t)hdr->dest_addr : payload;
             size_t nb = hdr->nbytes;
-            handler_depth++;
+            gasneti_handler_depth++;
             /* Up to 4 arguments called here (a small frame); more in invoke. */
 #define SHORT_FN(...) ((void (*)(gex_Token_t, ##__VA_ARGS__))fn)
 #define MEDLONG_FN(...) ((void (*)(gex_Token_t, void *, size_t, ##__VA_ARGS__))fn)
@@ -225,7 +221,7 @@ static inline __attribute__((__always_inline__)) int deliver(const gasnetc_am_hd
             }
 #undef SHORT_FN
 #undef MEDLONG_FN
-            handler_depth--;
+            gasneti_handler_depth--;
             return tok.replied;
         }
     }
@@ -313,9 +309,9 @@ int gasnetc_am_dispatch(const gasnetc_am_hdr_t *hdr, void *payload, void *net)
     tok.ep = ep;
     tok.src_ep = hdr->src_ep;
     void *buf = hdr->category == GASNETC_AM_LONG ? (void *)(uintptr_t)hdr->dest_addr : payload;
-    handler_depth++;
+    gasneti_handler_depth++;
     invoke(e->gex_fnptr, &tok, hdr->category == GASNETC_AM_SHORT, buf, hdr->nbytes, hdr->nargs,
            hdr->args);
-    handler_depth--;
+    gasneti_handler_depth--;
     return tok.replied;
 }

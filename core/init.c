@@ -1,4 +1,9 @@
-/* core/init.c: gex_Client_Init and gex_Segment_Attach.
+/* core/init.c: gex_Client_Init and gex_Segment_Attach, and the wiring of
+ * the layers: the one file that names every layer (tests/deps/layers).  It
+ * installs the transports' ops tables in the core (gasnetc_am_net,
+ * gasnetc_am_nbr) and the extended layer (the RMA transport), the core's
+ * services in the verbs transport (gasnetc_transport_up_t) and the
+ * extended layer's hooks in the core (gasnetc_ext).
  *
  * Client_Init: parameters, bootstrap, agreement on startup errors (one
  * message for the whole job, every process exits non-zero), host and
@@ -12,6 +17,7 @@
 #include "core/pshm/pshm.h"
 #include "core/ibv/ibv.h"
 #include "core/ibv/fh_ibv.h"
+#include "extended/extended_internal.h"
 #include "other/param/param-parse.h"
 
 #include <stdio.h>
@@ -43,6 +49,40 @@ int gasnetc_in_segment(gex_Rank_t rank, const void *addr, size_t len)
     return a >= base && len <= size && a - base <= size - len;
 }
 
+/* ---- the core's services to the verbs transport ------------------------------ */
+static void up_request_medium(uint32_t dest, gex_AM_Index_t handler, const void *buf,
+                              size_t nbytes)
+{
+    gasnetc_AM_RequestMedium(gasneti_thunk_tm, (gex_Rank_t)dest, handler, buf, nbytes,
+                             GEX_EVENT_NOW, 0, 0);
+}
+
+static void up_reply_medium(gex_Token_t token, gex_AM_Index_t handler, const void *buf,
+                            size_t nbytes)
+{
+    gasnetc_AM_ReplyMedium(token, handler, buf, nbytes, GEX_EVENT_NOW, 0, 0);
+}
+
+static uint32_t up_token_src(gex_Token_t token)
+{
+    gex_Token_Info_t info;
+    gex_Token_Info(token, &info, GEX_TI_SRCRANK);
+    return info.gex_srcrank;
+}
+
+static const gasnetc_transport_up_t ibv_up = {
+    .is_local = gasnetc_is_local_u32,
+    .deliver = gasnetc_am_deliver_net,
+    .long_dest_ok = gasnetc_am_long_dest_ok,
+    .poll = gasnetc_poll,
+    .poll_idle = gasnetc_poll_idle,
+    .exit_check = gasnetc_exit_check,
+    .register_handlers = gasnetc_register_internal_handlers,
+    .request_medium = up_request_medium,
+    .reply_medium = up_reply_medium,
+    .token_src = up_token_src,
+};
+
 /* ---- job-wide agreement on a startup failure ------------------------------- */
 /* Every rank calls this with bad != 0 when it cannot continue.  If any rank
  * is bad, the lowest such rank prints its message and every rank exits 1
@@ -71,13 +111,7 @@ static void agree_or_fail(int bad, const char *msg)
     _exit(1);
 }
 
-/* ---- positions (neighbourhood / host) ----------------------------------------- */
-gex_RankInfo_t *gasnetc_nbrhd_info, *gasnetc_host_info;
-gex_Rank_t gasnetc_nbrhd_count, gasnetc_nbrhd_myidx;
-gex_Rank_t gasnetc_host_count, gasnetc_host_myidx;
-gex_Rank_t gasnetc_nbrhd_sets, gasnetc_nbrhd_set_rank;
-gex_Rank_t gasnetc_host_sets, gasnetc_host_set_rank;
-
+/* ---- positions (neighbourhood / host; stored in core/base/job.h) --------------- */
 /* Number of distinct keys among all ranks, and the position of mine among
  * them ordered by first appearance (keys are the lowest rank of a set). */
 static void count_sets(const uint32_t *leader, gex_Rank_t *sets, gex_Rank_t *mine)
@@ -252,6 +286,10 @@ int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p,
         return GASNET_ERR_RESOURCE;
     }
     if (!client_p || !ep_p || !tm_p) return GASNET_ERR_BAD_ARG;
+    /* The wiring, before anything can call through it. */
+    gasnetc_am_nbr = gasnetc_pshm_am_ops;
+    gasnetc_am_net = gasnetc_ibv_am_ops;
+    gasnetc_ext = gasnete_core_ops;
     int param_errors = gasneti_params_load();
 
     gasneti_boot = gasneti_bootstrap_select();
@@ -280,7 +318,8 @@ int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p,
     int nports = 0;
     gasnetc_ibv_ports_open(rank, size, need_network, &ports, &nports);
     /* RC connections to every rank outside the neighbourhood (collective). */
-    gasnetc_ibv_connect(ports, nports, rank, size, gasnetc_is_local_u32, gasnetc_am_deliver_net);
+    gasnetc_ibv_connect(ports, nports, rank, size, &ibv_up);
+    if (gasnetc_am_net.active()) gasnete_rma_set_transport(&gasnetc_ibv_rma_ops);
     gasnetc_positions_init(host_of);
     free(host_of);
     gasnetc_poll_policy_init(gasnetc_host_count);
@@ -301,10 +340,10 @@ int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p,
 
     gasneti_init_done = 1;
     gasnetc_exit_init();
-    gasnete_init();
+    gasnetc_ext.init();
     /* GASNET_RCV_THREAD/SND_THREAD: handlers may run now; with
      * GEX_FLAG_DEFER_THREADS the client starts them (gex_System_QueryProgressThreads) */
-    gasnetc_ibv_progress_start((flags & GEX_FLAG_DEFER_THREADS) != 0);
+    gasnetc_am_net.start((flags & GEX_FLAG_DEFER_THREADS) != 0);
     gasneti_boot->barrier();
     *client_p = &gasneti_the_client;
     *ep_p = &gasneti_the_ep;

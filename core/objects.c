@@ -3,13 +3,10 @@
  * client-data slots, the system queries and the error-name tables. */
 #include "core/gasnet_core_internal.h"
 #include "core/gasnet_core_private.h"
-#include "core/ibv/ibv.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-gex_Rank_t gasneti_mynode = 0;
-gex_Rank_t gasneti_nodes = 0;
 int gasneti_init_done = 0;
 int gasneti_attach_done = 0;
 int gasneti_ep0_bound = 0;
@@ -19,9 +16,6 @@ gex_EP_t gasneti_eps[GASNET_MAXEPS] = {&gasneti_the_ep};
 struct gasneti_tm_s gasneti_the_tm;
 struct gasneti_segment_s gasneti_the_segment;
 gex_TM_t gasneti_thunk_tm = GEX_TM_INVALID;
-const gasneti_bootstrap_ops_t *gasneti_boot = NULL;
-char gasneti_hostname[64] = "unknown";
-gasneti_seginfo_t *gasneti_seginfo = NULL;
 static int verbose_errors = 1;
 
 /* ---- errors ----------------------------------------------------------------- */
@@ -118,7 +112,7 @@ int gex_System_QueryProgressThreads(gex_Client_t client, unsigned int *count_p,
     if (!client || client != &gasneti_the_client) return GASNET_ERR_BAD_ARG;
     if (client->flags & GEX_FLAG_DEFER_THREADS) {
         const void *v = NULL;
-        gasnetc_ibv_progress_query(count_p, &v);
+        gasnetc_am_net.query_threads(count_p, &v);
         *info_p = v;
     }
     return GASNET_OK;

@@ -21,9 +21,6 @@
  * skips a CQ the thread is draining.  PSHM queues are polled only here
  * (core/ibv/README "Progress threads"). */
 #include "core/gasnet_core_private.h"
-#include "core/ibv/ibv.h"
-#include "core/pshm/pshm.h"
-#include "core/pshm/queue.h"
 
 #include <sched.h>
 #include <unistd.h>
@@ -86,9 +83,9 @@ void gasnetc_poll_idle(int progressed)
 void gasnetc_poll(void)
 {
     gasnetc_exit_check();
-    int n = gasnetc_pshm_poll(0);
-    n += gasnetc_ibv_poll(0);
-    gasnete_progress();
+    int n = gasnetc_am_nbr.poll(0);
+    n += gasnetc_am_net.poll(0);
+    gasnetc_ext.progress();
     idle_step(n);
 }
 
@@ -96,7 +93,7 @@ void gasnetc_poll_replies(void)
 {
     gasnetc_exit_check();
     /* Verbs Replies wait only for send completions (no handler runs). */
-    idle_step(gasnetc_pshm_poll(1) + gasnetc_ibv_poll(1));
+    idle_step(gasnetc_am_nbr.poll(1) + gasnetc_am_net.poll(1));
 }
 
 int gasnet_AMPoll(void)
@@ -107,14 +104,6 @@ int gasnet_AMPoll(void)
                            "must not poll or block)");
     gasnetc_poll();
     return GASNET_OK;
-}
-
-/* Whether the next slot of power-of-two queue q is published (a racy
- * look: gasnetc_pshm_poll decides). */
-static inline int next_published(gasnetc_pshmq_t *q)
-{
-    uint64_t mask = q->mask;
-    return mask && gasnetc_pshmq_peek1(q, mask, __atomic_load_n(&q->head, __ATOMIC_RELAXED));
 }
 
 void gasneti_pollwait_hint(void)
@@ -128,11 +117,7 @@ void gasneti_pollwait_hint(void)
      * Otherwise: idle polls already yield when oversubscribed; here only
      * relax the spinning core.  Never inside a handler (no wait loop may
      * run there; this keeps a misplaced one from nesting deliveries). */
-    gasnetc_pshmq_t *const *rx = __atomic_load_n(&gasnetc_pshm_rxq, __ATOMIC_ACQUIRE);
-    int any = 0;
-    if (rx)
-        for (; *rx && !any; rx++) any = next_published(*rx);
-    if (any && !gasnetc_in_handler() && gasnetc_pshm_poll(0)) {
+    if (gasnetc_am_nbr.pending() && !gasnetc_in_handler() && gasnetc_am_nbr.poll(0)) {
         idle_polls = 0;
         return;
     }

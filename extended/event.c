@@ -288,3 +288,8 @@ void gasnete_nbi_am_lc_cmpl(gasnete_cmpl_t *cmpl)
     cmpl->op = &iop->am_lc;
     cmpl->lc = NULL;
 }
+
+void gasnete_event_discard(gex_Event_t ev)
+{
+    gasnete_op_free(gasnete_op_of_root(ev));
+}

@@ -48,55 +48,9 @@ static inline gex_Rank_t gasnete_team_rank(const char *fn, gex_TM_t tm, gex_Rank
 }
 
 /* ---- completion counters ------------------------------------------------ */
-/* init: pieces started (written only by the initiating thread, before the
- * initiating call returns).  done: pieces finished (atomic, any thread).
- * A pair is complete when done == init; both wrap modulo 2^32. */
-typedef struct {
-    uint32_t init;
-    uint32_t done;
-} gasnete_ctr_t;
-
-static inline void gasnete_ctr_add_init(gasnete_ctr_t *c, uint32_t n)
-{
-    c->init += n;
-}
-static inline void gasnete_ctr_add_done(gasnete_ctr_t *c)
-{
-    __atomic_fetch_add(&c->done, 1U, __ATOMIC_RELEASE);
-}
-static inline int gasnete_ctr_complete(const gasnete_ctr_t *c)
-{
-    return __atomic_load_n(&c->done, __ATOMIC_ACQUIRE) == c->init;
-}
-
-/* What a transport signals.  op: operation (remote) completion.  lc: local
- * completion of the source buffer, or NULL when the initiator does not track
- * it separately (then op completion implies it). */
-typedef struct {
-    gasnete_ctr_t *op;
-    gasnete_ctr_t *lc;
-} gasnete_cmpl_t;
-
-/* Transport: npieces pieces of the operation are about to be posted.  Call
- * from the initiating thread before posting the first piece and before the
- * initiating call returns.  Handler-safe; no locks. */
-static inline void gasnete_cmpl_begin(const gasnete_cmpl_t *c, uint32_t npieces)
-{
-    gasnete_ctr_add_init(c->op, npieces);
-    if (c->lc) gasnete_ctr_add_init(c->lc, npieces);
-}
-/* Transport: one piece reached operation completion (Put: data visible at
- * the target; Get: data in the local buffer).  Any thread, any context. */
-static inline void gasnete_cmpl_op_done(const gasnete_cmpl_t *c)
-{
-    gasnete_ctr_add_done(c->op);
-}
-/* Transport: the source buffer of one piece may be reused.  Must happen no
- * later than gasnete_cmpl_op_done for the same piece.  Any thread. */
-static inline void gasnete_cmpl_lc_done(const gasnete_cmpl_t *c)
-{
-    if (c->lc) gasnete_ctr_add_done(c->lc);
-}
+/* gasnete_ctr_t, gasnete_cmpl_t and their operations are defined with the
+ * transport interfaces (core/base/transport.h), which the transports
+ * include without seeing this header. */
 
 /* ---- events ----------------------------------------------------------------- */
 /* Kinds of objects a gex_Event_t may point to. */
@@ -233,32 +187,19 @@ int gasnete_nbi_test(gex_EC_t event_mask, const char *caller);
  * Both lock-free; call from the initiating thread. */
 gex_Event_t gasnete_event_new(gasnete_cmpl_t *cmpl);
 void gasnete_nbi_am_lc_cmpl(gasnete_cmpl_t *cmpl);
+/* Recycles an event from gasnete_event_new that was never handed out. */
+void gasnete_event_discard(gex_Event_t ev);
+
+/* ---- the hooks the core calls (extended/init.c) ------------------------------ */
+/* Once at the end of gex_Client_Init: every service initializes itself. */
+void gasnete_init(void);
+/* After every poll: progress of outstanding extended operations. */
+void gasnete_progress(void);
+/* The services above as the table core/init.c installs (gasnetc_ext). */
+extern const gasnetc_ext_ops_t gasnete_core_ops;
 
 /* ---- RMA transport ops table ---------------------------------------------------- */
-/* Put flag extended/ adds for the transport: the initiator waits for local
- * completion before it returns (lc_opt GEX_EVENT_NOW, Val forms), so the
- * transport may copy the source (bounce buffers, GASNET_NONBULKPUT_BOUNCE_
- * LIMIT) instead of making the caller wait for the network.  A hint: any
- * choice the transport makes is correct with or without it.  Bit 31 is no
- * public GEX_FLAG_* (GASNet-EX's flags use bits 0..15). */
-#define GASNETE_FLAG_LC_NOW (1U << 31)
-
-/* A transport for ranks outside the neighbourhood (verbs).  Both functions
- * return 0 once the transfer is initiated (gasnete_cmpl_begin already
- * called, possibly already completed), or non-zero without starting
- * anything, only when flags has GEX_FLAG_IMMEDIATE and resources lack.
- * src (Put) must not be read after the matching lc_done/op_done. */
-typedef struct gasnete_rma_transport {
-    const char *name;
-    int (*put)(gex_Rank_t jobrank, void *dest, const void *src, size_t nbytes,
-               const gasnete_cmpl_t *cmpl, gex_Flags_t flags);
-    int (*get)(void *dest, gex_Rank_t jobrank, const void *src, size_t nbytes,
-               const gasnete_cmpl_t *cmpl, gex_Flags_t flags);
-    /* Optional (NULL: none): reaps the transport's own completions without
-     * running handlers; returns how many.  Waits for RMA counters call it
-     * between full polls (extended/README "Waiting for RMA"). */
-    int (*reap)(void);
-} gasnete_rma_transport_t;
+/* gasnete_rma_transport_t and GASNETE_FLAG_LC_NOW: core/base/transport.h. */
 
 /* Installs the transport used for non-local ranks (the default one fails
  * with "no network path to rank R").  Call during init, before any RMA. */
@@ -282,6 +223,14 @@ void *gasnete_ep_local_addr(gex_Rank_t jobrank, gex_EP_Index_t ep_idx, const voi
                             size_t n);
 /* Registers the endpoint-RMA handlers and installs gasnete_rma_ep_ops. */
 void gasnete_ep_rma_init(void);
+/* A Long to a non-primordial endpoint (h->dst_ep > 0), or to the primordial
+ * one bound with gex_EP_BindSegment: checks dest_addr against that
+ * endpoint's published segment, places the payload (memcpy when mapped
+ * here, RDMA or packed over verbs, internal Medium fragments to a
+ * neighbour's unmapped client memory) and sends the header behind it.
+ * Returns as gasnetc_am_send (the core calls it through gasnetc_ext). */
+int gasnete_ep_am_send_long(gex_Rank_t dest, void *net, gasnetc_am_hdr_t *h, const void *src,
+                            size_t nbytes, void *dest_addr, gex_Flags_t flags, const char *fn);
 
 /* Writes nbytes bytes of value at rank's dest, blocking (used by the legacy
  * memset).  Not handler-safe. */

@@ -1,6 +1,7 @@
-/* extended/init.c: the hooks the core calls into the Extended API:
- * gasnete_init (end of gex_Client_Init) and gasnete_progress (from
- * gasnet_AMPoll and the extended layer's own waits).
+/* extended/init.c: the hooks the core calls into the Extended API, as the
+ * table core/init.c installs (gasnete_core_ops): gasnete_init (end of
+ * gex_Client_Init), gasnete_progress (every poll), the events of AM
+ * lc_opt (event.c) and Longs to created segments (ep_rma.c).
  *
  * Small on purpose: each service initializes itself in its own file.
  */
@@ -25,3 +26,12 @@ void gasnete_progress(void)
 {
     gasnete_barrier_progress();
 }
+
+const gasnetc_ext_ops_t gasnete_core_ops = {
+    .init = gasnete_init,
+    .progress = gasnete_progress,
+    .am_lc_event = gasnete_event_new,
+    .am_lc_group = gasnete_nbi_am_lc_cmpl,
+    .am_lc_discard = gasnete_event_discard,
+    .ep_am_send_long = gasnete_ep_am_send_long,
+};

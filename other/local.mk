@@ -8,7 +8,6 @@ libgasnet_sources += \
 	other/util/strbuf.c \
 	$(gasnet_tools_sources) \
 	other/tools/tools-conduit.c \
-	other/tools/tools-diag.c \
 	other/tools/tools-format.c
 # The gasnet_tools.h implementation usable without a conduit (also the
 # sources of the tools-only libraries libgasnet_tools-{seq,par}.a).

@@ -281,7 +281,7 @@ static void timers(void)
                 cs.pending[i--] = cs.pending[--cs.npending];
                 continue;
             }
-            gasnetc_exit_check();
+            gasnetc_ibv.up.exit_check();
             gasneti_fatalerror("cannot connect to rank %u: no %s after %.1f s (%d messages, "
                                "GASNET_CONNECT_RETRANS_MIN=%llu / _MAX=%llu us): is rank %u "
                                "still running and calling GASNet?", r,
@@ -370,7 +370,7 @@ gasnetc_cep_t *gasnetc_ibv_conn_get(uint32_t dest)
             gasnetc_ibv_conn_poll();
             gasnetc_ibv_reap_send();
         } else {
-            gasnetc_poll();
+            gasnetc_ibv.up.poll();
         }
         if (__atomic_load_n(&cs.peer[dest].state, __ATOMIC_RELAXED) == ST_FAILED)
             no_conn(dest, "connection setup gave up while this process was exiting");

@@ -37,6 +37,20 @@ gasnetc_ibv_state_t gasnetc_ibv;
 
 int gasnetc_ibv_active(void) { return gasnetc_ibv.active; }
 
+/* The AM entries for the core (core/base/transport.h; core/init.c installs
+ * them as gasnetc_am_net). */
+const gasnetc_am_net_ops_t gasnetc_ibv_am_ops = {
+    .name = "ibv",
+    .active = gasnetc_ibv_active,
+    .send = gasnetc_ibv_am_send,
+    .short_fast = gasnetc_ibv_short_fast,
+    .poll = gasnetc_ibv_poll,
+    .start = gasnetc_ibv_progress_start,
+    .query_threads = gasnetc_ibv_progress_query,
+    .stop = gasnetc_ibv_progress_stop,
+    .connect_all = gasnetc_ibv_conn_start_all,
+};
+
 typedef gasnetc_conn_addr_t conn_addr_t; /* what one QP tells its peer (alltoall entry) */
 
 typedef struct {
@@ -301,9 +315,11 @@ static void read_connfile(const char *pattern, uint32_t rank, uint32_t size, uin
 }
 
 void gasnetc_ibv_connect(gasnetc_ibv_port_t *ports, int nports, uint32_t rank, uint32_t size,
-                         int (*is_local)(uint32_t), gasnetc_ibv_deliver_fn deliver)
+                         const gasnetc_transport_up_t *up)
 {
     gasnetc_ibv_state_t *t = &gasnetc_ibv;
+    int (*is_local)(uint32_t) = up->is_local;
+    t->up = *up;
     /* Connection modes of this rank: static_all (every peer at start-up),
      * static_some (STATIC=1: at least the file's pairs), may_dyn. */
     const char *cfile = GASNETI_PARAM_STR(GASNET_CONNECTFILE_IN);
@@ -336,7 +352,6 @@ void gasnetc_ibv_connect(gasnetc_ibv_port_t *ports, int nports, uint32_t rank, u
 
     t->rank = rank;
     t->size = size;
-    t->deliver = deliver;
     t->ports = ports;
     t->nports = nports;
     t->nqps = npeers ? nqps : 0;
@@ -431,7 +446,7 @@ void gasnetc_ibv_connect(gasnetc_ibv_port_t *ports, int nports, uint32_t rank, u
     if (t->nceps) {
         t->active = 1;
         gasnetc_ibv_async_start();
-        gasnetc_ibv_rma_register();
+        gasnetc_ibv_rma_init();
     }
     gasnetc_ibv_conn_init(some_dyn, want, cep_of, (uint32_t)npeers);
     free(want);

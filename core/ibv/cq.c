@@ -111,7 +111,7 @@ static void wc_failed(const struct ibv_wc *wc, const gasnetc_cep_t *c, const cha
                       const char *op)
 {
     if (gasnetc_exit_in_progress()) return;
-    gasnetc_exit_check();
+    gasnetc_ibv.up.exit_check();
     char port[64];
     gasneti_fatalerror("%s status=%d(%s) vendor_err=0x%x qp_num=0x%x hca=%s %s op=%s "
                        "%s=(rank:%u, qpi:%d)%s", dir, (int)wc->status,
@@ -270,7 +270,7 @@ static void *async_main(void *arg)
         if (t == IBV_EVENT_SRQ_LIMIT_REACHED) gasnetc_ibv_srq_limit_event(ev.element.srq); /* srq16 */
         ibv_ack_async_event(&ev);
         if (event_is_fatal(t) && !gasnetc_exit_in_progress()) {
-            gasnetc_exit_check();
+            gasnetc_ibv.up.exit_check();
             gasneti_fatalerror("asynchronous event %d(%s) %s op=ASYNC", (int)t,
                                ibv_event_type_str(t), where);
         }

@@ -140,7 +140,7 @@ size_t gasnetc_ibv_rkey(int hca, uint32_t rank, uint64_t raddr, size_t len, uint
         if (rc == FIREHOSE_PENDING) {
             double end = now_s() + GASNETC_FH_WAIT_SECONDS;
             while (!GASNETC_ATOMIC_LOAD(&h->done)) {
-                gasnetc_poll();
+                gasnetc_ibv.up.poll();
                 firehose_poll(fh);
                 if (!GASNETC_ATOMIC_LOAD(&h->done) && now_s() > end)
                     wait_fatal(rank, raddr, len, "the move request was not answered");
@@ -158,7 +158,7 @@ size_t gasnetc_ibv_rkey(int hca, uint32_t rank, uint64_t raddr, size_t len, uint
         }
         if (deadline == 0) deadline = now_s() + GASNETC_FH_WAIT_SECONDS;
         else if (now_s() > deadline) wait_fatal(rank, raddr, len, "every firehose stays in use");
-        gasnetc_poll();
+        gasnetc_ibv.up.poll();
         firehose_poll(fh);
     }
     *rkey = gasnetc_fh_key(h->req.rkey, hca);

@@ -66,8 +66,7 @@ static void fh_unpin(void *ctx, const firehose_pin_t *pin)
 static void fh_send_move(void *ctx, int node, const void *msg, size_t len)
 {
     (void)ctx;
-    gasnetc_AM_RequestMedium(gasneti_thunk_tm, (gex_Rank_t)node, GASNETC_FH_HIDX_MOVE, msg, len,
-                             GEX_EVENT_NOW, 0, 0);
+    gasnetc_ibv.up.request_medium((uint32_t)node, GASNETC_FH_HIDX_MOVE, msg, len);
 }
 
 static const firehose_ops_t fh_verbs_ops = {
@@ -78,12 +77,7 @@ static const firehose_ops_t fh_verbs_ops = {
 };
 
 /* ---- the move protocol's handlers ------------------------------------------------- */
-static gex_Rank_t token_src(gex_Token_t t)
-{
-    gex_Token_Info_t info;
-    gex_Token_Info(t, &info, GEX_TI_SRCRANK);
-    return info.gex_srcrank;
-}
+static gex_Rank_t token_src(gex_Token_t t) { return gasnetc_ibv.up.token_src(t); }
 
 /* Granting side: pins (or finds) the region, answers with the grant. */
 static void fh_move_reqh(gex_Token_t t, void *buf, size_t nbytes)
@@ -94,7 +88,7 @@ static void fh_move_reqh(gex_Token_t t, void *buf, size_t nbytes)
         gasneti_fatalerror("firehose: move request from rank %u, but firehose is off here "
                            "(GASNET_USE_FIREHOSE differs between ranks?)", (unsigned)src);
     size_t n = firehose_move_handle(gasnetc_fh, (int)src, buf, nbytes, reply, sizeof reply);
-    if (n) gasnetc_AM_ReplyMedium(t, GASNETC_FH_HIDX_REPLY, reply, n, GEX_EVENT_NOW, 0, 0);
+    if (n) gasnetc_ibv.up.reply_medium(t, GASNETC_FH_HIDX_REPLY, reply, n);
 }
 
 /* Requesting side: the grant (or refusal) of one of our move requests. */
@@ -111,7 +105,7 @@ static void fh_register_handlers(void)
         {GASNETC_FH_HIDX_REPLY, (gex_AM_Fn_t)fh_move_reph, GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_REPLY,
          0, NULL, "gasnetc_fh_move_reph"},
     };
-    gasnetc_register_internal_handlers(table, sizeof(table) / sizeof(table[0]));
+    gasnetc_ibv.up.register_handlers(table, sizeof(table) / sizeof(table[0]));
 }
 
 /* ---- set-up ------------------------------------------------------------------------ */

@@ -95,19 +95,20 @@ int gasnetc_ibv_qp_port(int qp);
 
 #include "core/am/wire.h"
 
-/* Runs the handler of an arrived AM (core/handlers.c).  net is the
- * connection it came on, so that a Reply goes back on it.  Returns 1 if a
- * Request handler sent a Reply, else 0. */
-typedef int (*gasnetc_ibv_deliver_fn)(const gasnetc_am_hdr_t *hdr, void *payload, void *net);
+/* What the transport needs from the core (core/base/transport.h). */
+struct gasnetc_transport_up;
 
 /* Collective (every rank, after gasnetc_ibv_ports_open and PSHM init): when
- * any rank has network peers (is_local(r) == 0 for some r), creates PD/CQs
- * per HCA, the registered buffer pools and RC QPs to every network peer,
- * exchanges addresses through the bootstrap, brings the QPs to RTS and
- * preposts the receive buffers.  A rank without network peers still joins
- * the exchanges.  Fatal (one line) on any failure.  Init path only. */
+ * any rank has network peers (up->is_local(r) == 0 for some r), creates
+ * PD/CQs per HCA, the registered buffer pools and RC QPs to every network
+ * peer, exchanges addresses through the bootstrap, brings the QPs to RTS
+ * and preposts the receive buffers.  A rank without network peers still
+ * joins the exchanges.  Keeps up (a copy) for every later call into the
+ * core: delivery of arrived AMs, polls of wait loops, exit checks, the
+ * internal AMs of firehose.  Fatal (one line) on any failure.  Init path
+ * only. */
 void gasnetc_ibv_connect(gasnetc_ibv_port_t *ports, int nports, uint32_t rank, uint32_t size,
-                         int (*is_local)(uint32_t), gasnetc_ibv_deliver_fn deliver);
+                         const struct gasnetc_transport_up *up);
 
 /* 1 once gasnetc_ibv_connect set up a transport on this rank.  Any context. */
 int gasnetc_ibv_active(void);
@@ -213,5 +214,12 @@ void gasnetc_ibv_progress_stop(double timeout_s);
  * completion.  Thread-safe (ibv_poll_cq calls serialized, see README); not
  * from handlers unless replies_only. */
 int gasnetc_ibv_poll(int replies_only);
+
+/* The transport as ops tables (core/base/transport.h) that core/init.c
+ * installs: AM for the core, RMA for the extended layer (rma.c). */
+struct gasnetc_am_net_ops;
+struct gasnete_rma_transport;
+extern const struct gasnetc_am_net_ops gasnetc_ibv_am_ops;
+extern const struct gasnete_rma_transport gasnetc_ibv_rma_ops;
 
 #endif /* GASNETC_IBV_H */

@@ -25,7 +25,7 @@
 #include <infiniband/verbs.h>
 
 #include "core/am/credit.h"
-#include "core/gasnet_core_private.h"
+#include "core/base/transport.h"
 #include "core/ibv/dynreg.h"
 #include "core/ibv/ibv.h"
 #include "core/ibv/srq_plan.h"
@@ -189,7 +189,7 @@ typedef struct {
     int srq_on;                  /* GASNET_USE_SRQ resolved (srq.c) */
     int srq_low_any;             /* atomic: some res->srq_low is set */
     gasnetc_srq_plan_t srq_plan; /* buffers and credits of the SRQ mode */
-    gasnetc_ibv_deliver_fn deliver;
+    gasnetc_transport_up_t up;   /* the core's services (gasnetc_ibv_connect) */
     size_t rbuf_size;            /* receive buffer bytes (GASNET_RBUF_SIZE, srq.c); < GASNETC_IBV_BUFSZ:
                                   * larger Mediums by rendezvous (rndv.c) */
     /* parameters */
@@ -323,8 +323,9 @@ void gasnetc_ibv_rndv_landed(gasnetc_ibv_slot_t *land);
 void gasnetc_ibv_rndv_counts(int *staged, size_t *stage_size, int *landing);
 
 /* ---- rma.c ----------------------------------------------------------------------------- */
-/* Installs the verbs RMA transport in the extended layer.  Init path. */
-void gasnetc_ibv_rma_register(void);
+/* Reads the RMA parameters of gasnetc_ibv_rma_ops (the verbs RMA
+ * transport core/init.c installs in the extended layer).  Init path. */
+void gasnetc_ibv_rma_init(void);
 
 /* ---- cq.c ------------------------------------------------------------------------------ */
 /* Reaps send completions of every HCA (releases slots, bounce buffers and

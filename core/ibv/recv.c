@@ -47,7 +47,7 @@ static void long_in_place(const gasnetc_cep_t *c, const gasnetc_am_hdr_t *h, con
                           uint32_t len)
 {
     void *dst = (void *)(uintptr_t)h->dest_addr;
-    if (!gasnetc_am_long_dest_ok(h)) /* the destination endpoint's segment */
+    if (!gasnetc_ibv.up.long_dest_ok(h)) /* the destination endpoint's segment */
         corrupt(c, len, "Long destination outside this rank's segment");
     memcpy(dst, payload, h->nbytes);
 }
@@ -96,11 +96,11 @@ static uint8_t *replace(gasnetc_cep_t *c, gasnetc_rbuf_t **rbp, uint32_t len, in
  * came by rendezvous.  Returns what deliver returns (replied). */
 static int deliver(gasnetc_cep_t *c, const gasnetc_am_hdr_t *h, uint8_t *payload)
 {
-    if (h->category != GASNETC_AM_MEDIUM) return gasnetc_ibv.deliver(h, NULL, c);
-    if (!h->rndv) return gasnetc_ibv.deliver(h, payload, c);
+    if (h->category != GASNETC_AM_MEDIUM) return gasnetc_ibv.up.deliver(h, NULL, c);
+    if (!h->rndv) return gasnetc_ibv.up.deliver(h, payload, c);
     gasnetc_ibv_slot_t *land = NULL;
     uint8_t *p = gasnetc_ibv_rndv_fetch(c, h, payload, &land);
-    int replied = gasnetc_ibv.deliver(h, p, c);
+    int replied = gasnetc_ibv.up.deliver(h, p, c);
     gasnetc_ibv_rndv_landed(land);
     return replied;
 }

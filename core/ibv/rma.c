@@ -30,7 +30,6 @@
  */
 #include "core/ibv/ibv_internal.h"
 #include "core/ibv/rma_plan.h"
-#include "extended/extended_internal.h"
 
 #include <string.h>
 
@@ -194,14 +193,14 @@ static int ibv_get(void *dest, gex_Rank_t rank, const void *src, size_t nbytes,
     return 0;
 }
 
-static const gasnete_rma_transport_t gasnetc_ibv_rma = {
+const gasnete_rma_transport_t gasnetc_ibv_rma_ops = {
     .name = "ibv",
     .put = ibv_put,
     .get = ibv_get,
     .reap = gasnetc_ibv_reap_send, /* every RMA completion is a send completion */
 };
 
-void gasnetc_ibv_rma_register(void)
+void gasnetc_ibv_rma_init(void)
 {
     rma_cfg.put_stripe = (size_t)GASNETI_PARAM_SIZE(GASNET_PUT_STRIPE_SZ);
     rma_cfg.get_stripe = (size_t)GASNETI_PARAM_SIZE(GASNET_GET_STRIPE_SZ);
@@ -225,5 +224,4 @@ void gasnetc_ibv_rma_register(void)
                     gasnetc_ibv.nceps ? gasnetc_ibv.ceps[0].inline_max : 0u,
                     rma_cfg.bounce_limit, rma_cfg.fenced ? "on" : "off");
     }
-    gasnete_rma_set_transport(&gasnetc_ibv_rma);
 }

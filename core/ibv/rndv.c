@@ -130,7 +130,7 @@ static stage_t *stage_get(int is_req)
         }
         gasneti_mutex_unlock(&R.lock);
         if (s) return s;
-        gasnetc_poll(); /* a Request: the receivers need us to progress too */
+        gasnetc_ibv.up.poll(); /* a Request: the receivers need us to progress too */
     }
 }
 

@@ -30,7 +30,6 @@
  * connection in header byte 3, written just before posting.
  */
 #include "core/ibv/ibv_internal.h"
-#include "extended/extended_internal.h" /* completion counters of AM lc_opt */
 
 #include <string.h>
 
@@ -60,16 +59,16 @@ gasnetc_ibv_slot_t *gasnetc_ibv_bbuf_get(int is_req)
     for (;;) {
         gasnetc_ibv_slot_t *s = gasnetc_ibv_pool_get(&gasnetc_ibv.bbuf_pool, 1);
         if (s) return s;
-        if (is_req) gasnetc_poll();
-        else gasnetc_poll_idle(gasnetc_ibv_reap_send());
+        if (is_req) gasnetc_ibv.up.poll();
+        else gasnetc_ibv.up.poll_idle(gasnetc_ibv_reap_send());
     }
 }
 
 static void wait_done(gasnetc_sdesc_t *d, int is_req)
 {
     while (GASNETC_ATOMIC_LOAD(&d->state) != GASNETC_SD_DONE) {
-        if (is_req) gasnetc_poll();
-        else gasnetc_poll_idle(gasnetc_ibv_reap_send());
+        if (is_req) gasnetc_ibv.up.poll();
+        else gasnetc_ibv.up.poll_idle(gasnetc_ibv_reap_send());
     }
     gasnetc_ibv_pool_put(&gasnetc_ibv.desc_pool, &d->slot);
 }

@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include "build-config.h"
 #include "core/pshm/pshm_internal.h"
+#include "core/base/transport.h"
 #include "other/log/log.h"
 #include "other/param/param.h"
 
@@ -101,9 +102,10 @@ void *gasnetc_pshm_barrier_area(uint32_t *rounds, size_t *per_epoch, size_t *per
     return (char *)st->shared + sizeof(gasnetc_pshm_shared_t) + 2 * (size_t)st->n * st->shared->qsize;
 }
 
-/* ---- the AM send fast path's table (pshm.h) --------------------------------------- */
-gasnetc_pshm_fast_t gasnetc_pshm_fast;
-gasnetc_pshmq_t *const *gasnetc_pshm_rxq;
+/* ---- the AM send fast path's table (core/base/transport.h) ---------------------- */
+/* This process's power-of-two receive lanes and queues, NULL-terminated;
+ * NULL before init and from fini on (gasnetc_pshm_pending). */
+static gasnetc_pshmq_t *const *pshm_rxq;
 
 /* Only for a neighbourhood that is a run of consecutive ranks with
  * power-of-two queues; otherwise n stays 0 and every AM takes try_send. */
@@ -112,13 +114,13 @@ static void fast_publish(const gasnetc_pshm_state_t *st)
     if (st->n < 2 || (st->shared->depth & (st->shared->depth - 1))) return;
     for (uint32_t i = 0; i < st->n; i++)
         if (st->ranks[i] != st->ranks[0] + i) return;
-    gasnetc_pshm_fast.first = st->ranks[0];
-    gasnetc_pshm_fast.me = st->my_index;
-    gasnetc_pshm_fast.reqq = st->reqq;
-    gasnetc_pshm_fast.repq = st->repq;
-    gasnetc_pshm_fast.replane = st->lane_out[0];
-    gasnetc_pshm_fast.reqlane = st->lane_out[1];
-    __atomic_store_n(&gasnetc_pshm_fast.n, st->n, __ATOMIC_RELEASE);
+    gasnetc_nbr_fast.first = st->ranks[0];
+    gasnetc_nbr_fast.me = st->my_index;
+    gasnetc_nbr_fast.reqq = st->reqq;
+    gasnetc_nbr_fast.repq = st->repq;
+    gasnetc_nbr_fast.replane = st->lane_out[0];
+    gasnetc_nbr_fast.reqlane = st->lane_out[1];
+    __atomic_store_n(&gasnetc_nbr_fast.n, st->n, __ATOMIC_RELEASE);
 }
 
 /* ---- lanes ---------------------------------------------------------------------- */
@@ -320,7 +322,7 @@ int gasnetc_pshm_init(const gasneti_bootstrap_ops_t *boot, uint32_t rank, uint32
     if (leader && st->n > 1) gasnetc_pshm_obj_unlink(name);
     st->initialized = 1;
     fast_publish(st);
-    if (st->rx_all[0]) __atomic_store_n(&gasnetc_pshm_rxq, st->rx_all, __ATOMIC_RELEASE);
+    if (st->rx_all[0]) __atomic_store_n(&pshm_rxq, st->rx_all, __ATOMIC_RELEASE);
     return 0;
 
 fail_unlink:
@@ -523,9 +525,23 @@ int gasnetc_pshm_poll(int replies_only)
     return n;
 }
 
-/* ---- inline RMA table --------------------------------------------------------- */
-gasneti_pshm_rmatab_t gasneti_pshm_rmatab;
+/* Whether the next slot of power-of-two queue q is published. */
+static inline int next_published(gasnetc_pshmq_t *q)
+{
+    uint64_t mask = q->mask;
+    return mask && gasnetc_pshmq_peek1(q, mask, __atomic_load_n(&q->head, __ATOMIC_RELAXED));
+}
 
+int gasnetc_pshm_pending(void)
+{
+    gasnetc_pshmq_t *const *rx = __atomic_load_n(&pshm_rxq, __ATOMIC_ACQUIRE);
+    if (rx)
+        for (; *rx; rx++)
+            if (next_published(*rx)) return 1;
+    return 0;
+}
+
+/* ---- inline RMA table (defined in core/base/transport.c) ------------------------ */
 void gasnetc_pshm_rma_publish(void)
 {
     const gasnetc_pshm_state_t *st = &gasnetc_pshm_state;
@@ -580,9 +596,21 @@ void gasnetc_pshm_fini(void)
      * Bookkeeping arrays are not freed: free() is not async-signal-safe and
      * the queries keep working during exit. */
     gasnetc_pshm_segment_fini();
-    __atomic_store_n(&gasnetc_pshm_rxq, NULL, __ATOMIC_RELEASE);
+    __atomic_store_n(&pshm_rxq, NULL, __ATOMIC_RELEASE);
     if (!__atomic_exchange_n(&st->mapped, 0, __ATOMIC_ACQ_REL)) return;
     __atomic_store_n(&st->retired, 1, __ATOMIC_RELEASE);
     st->initialized = 0;
     gasnetc_pshm_obj_retire(st->shared, st->shared_len);
 }
+
+/* ---- the ops table (core/base/transport.h) ------------------------------------- */
+const gasnetc_am_nbr_ops_t gasnetc_pshm_am_ops = {
+    .name = "pshm",
+    .try_send = gasnetc_pshm_try_send,
+    .try_send_fifo = gasnetc_pshm_try_send_fifo,
+    .poll = gasnetc_pshm_poll,
+    .pending = gasnetc_pshm_pending,
+    .set_exit = gasnetc_pshm_set_exit,
+    .exit_requested = gasnetc_pshm_exit_requested,
+    .fini = gasnetc_pshm_fini,
+};

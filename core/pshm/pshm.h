@@ -75,21 +75,9 @@ int gasnetc_pshm_try_send_fifo(uint32_t dest, const gasnetc_am_hdr_t *hdr, const
                                size_t nbytes);
 
 /* The AM send fast path (core/am.c; core/pshm/README "AM fast path"):
- * the neighbourhood as the run of job ranks [first, first + n), me = my
- * index in it, and the queues per index (struct gasnetc_pshmq, queue.h);
- * reqlane/replane: the lanes from me per index (NULL at mine), or NULL
- * when the neighbourhood has none (README "Lanes"): an AM whose payload
- * fits in a slot (GASNETC_PSHMQ_INLINE) goes there.  Filled at init when
- * the neighbourhood is such a run of at least two ranks with power-of-two
- * queue depths; n = 0 otherwise (every AM then takes
- * gasnetc_pshm_try_send).  The pointers stay valid after fini (the queues
- * read as full then). */
-typedef struct {
-    uint32_t first, n, me;
-    struct gasnetc_pshmq **reqq, **repq;
-    struct gasnetc_pshmq **reqlane, **replane;
-} gasnetc_pshm_fast_t;
-extern gasnetc_pshm_fast_t gasnetc_pshm_fast;
+ * init fills gasnetc_nbr_fast (core/base/transport.h) with the queues of a
+ * neighbourhood that is a run of consecutive ranks with power-of-two
+ * queue depths. */
 
 /* Delivers up to a small batch of arrived messages per queue and lane
  * through the deliver callback; with replies_only, only this rank's Reply
@@ -97,10 +85,11 @@ extern gasnetc_pshm_fast_t gasnetc_pshm_fast;
  * Reply).  Returns the number delivered.  Thread-safe in PAR builds
  * (several pollers may run at once). */
 int gasnetc_pshm_poll(int replies_only);
-/* This process's power-of-two receive lanes and queues, NULL-terminated;
- * NULL before init and from fini on.  For the check of wait loops between
- * polls (gasneti_pollwait_hint: is a next slot published?). */
-extern struct gasnetc_pshmq *const *gasnetc_pshm_rxq;
+/* 1 when the next slot of one of this process's power-of-two receive
+ * lanes or queues is published (a racy look: gasnetc_pshm_poll decides);
+ * 0 before init and from fini on.  For wait loops between polls
+ * (gasneti_pollwait_hint).  Any thread; a few loads. */
+int gasnetc_pshm_pending(void);
 
 /* Barrier flags in shared memory (extended/barrier_pshm.c): for each
  * neighbour index i, GASNETC_PSHM_BAR_WINDOW epochs x *rounds entries of
@@ -128,5 +117,10 @@ const char *gasnetc_pshm_jobid(void);
  * reports "full", and gasnetc_pshm_addr still translates (into zeros)
  * instead of faulting.  Idempotent and async-signal-safe (mmap only). */
 void gasnetc_pshm_fini(void);
+
+/* The entries above as the neighbour transport's AM ops table, which
+ * core/init.c installs for the core (core/base/transport.h). */
+struct gasnetc_am_nbr_ops;
+extern const struct gasnetc_am_nbr_ops gasnetc_pshm_am_ops;
 
 #endif /* GASNETC_PSHM_H */

@@ -61,7 +61,7 @@ typedef struct {
      * Requests. */
     gasnetc_pshmq_t **lane_out[2], **lane_in[2];
     /* My power-of-two receive queues and lanes, NULL-terminated, for
-     * gasnetc_pshm_rxq. */
+     * gasnetc_pshm_pending. */
     gasnetc_pshmq_t **rx_all;
     gasnetc_pshm_seg_t *segs;       /* per neighbour index, after attach */
     int seg_attached;

@@ -1,6 +1,6 @@
 /* other/tools/tools-conduit.c: gasnett_mmap, a gasnet_tools.h service that
  * exists only with a conduit (gasnetex.h; the others: tools-format.c, the
- * printers, and tools-diag.c, gasnett_run_diagnostics).  Part of the
+ * printers, and diag/diagnostic.c, gasnett_run_diagnostics).  Part of the
  * conduit libraries only. */
 #include <gasnetex.h>
 

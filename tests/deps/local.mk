@@ -3,8 +3,9 @@
 # make check-layers runs tests/deps/check-layers.py over the objects of the
 # SEQ library (PAR and PARSYNC compile the same sources) and, with MPI, the
 # mpi spawner's: it fails when an object references a symbol defined in a
-# higher layer of tests/deps/layers.  Not part of make check yet; the
-# self-test of the script is (deps.manifest, layers-tool).
+# higher layer of tests/deps/layers.  make check runs it (deps.manifest,
+# layers: tests/deps/check-layers-lib.sh) beside the script's self-test
+# (layers-tool).
 #   make check-layers CHECK_LAYERS_FLAGS=--list             counts per folder pair
 #   make check-layers CHECK_LAYERS_FLAGS='--list --symbols' with the symbols
 CHECK_LAYERS_OBJECTS = $(libgasnet_ibv_seq_a_OBJECTS)
@@ -17,4 +18,4 @@ check-layers: $(CHECK_LAYERS_OBJECTS)
 	  $(CHECK_LAYERS_FLAGS) $(CHECK_LAYERS_OBJECTS)
 .PHONY: check-layers
 EXTRA_DIST += tests/deps/README tests/deps/layers tests/deps/check-layers.py \
-	tests/deps/check-layers-test.sh
+	tests/deps/check-layers-test.sh tests/deps/check-layers-lib.sh

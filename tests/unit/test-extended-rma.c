@@ -29,10 +29,9 @@ int gasneti_init_done = 1, gasneti_attach_done = 1, gasneti_ep0_bound = 0;
 struct gasneti_tm_s gasneti_the_tm = {.rank = 0, .size = 2};
 gasneti_seginfo_t *gasneti_seginfo;
 static gasneti_seginfo_t seginfo[2];
-static int in_handler = 0;
+int gasneti_handler_depth = 0; /* gasnetc_in_handler (core/base/job.h) reads it */
 
 int gasnetc_is_local(gex_Rank_t rank) { return rank == 0; }
-int gasnetc_in_handler(void) { return in_handler; }
 int gasnetc_in_segment(gex_Rank_t rank, const void *addr, size_t len)
 {
     const char *a = addr, *b = seginfo[rank].addr;
@@ -379,7 +378,7 @@ static void bad_nb_lc(void) { gex_RMA_PutNB(tm, 1, seg1, xbuf, 4, GEX_EVENT_GROU
 static void bad_val(void) { gex_RMA_PutBlockingVal(tm, 1, seg1, 1, 9, 0); }
 static void in_a_handler(void)
 {
-    in_handler = 1;
+    gasneti_handler_depth = 1;
     gex_RMA_PutBlocking(tm, 1, seg1, xbuf, 4, 0);
 }
 static void twice(void)

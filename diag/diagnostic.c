@@ -1,6 +1,7 @@
-/* other/tools/tools-diag.c: gasnett_run_diagnostics, the self-test of what
+/* diag/diagnostic.c: gasnett_run_diagnostics, the self-test of what
  * gasnet_tools.h provides, with GASNet's signature (GASNet's testinternal
- * calls it).  Part of the conduit libraries only (it takes a team).
+ * calls it).  Part of the conduit libraries only (it takes a team), in the
+ * top layer: section E uses the public RMA and barrier calls.
  *
  * Sections (testsections: NULL or "" runs all; otherwise the letters to
  * run, either case):
