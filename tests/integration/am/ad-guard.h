@@ -93,4 +93,40 @@ static inline gex_EC_t ad_op_category(gex_OP_t op)
     return op == GEX_OP_SET ? GEX_EC_PUT : op == GEX_OP_GET ? GEX_EC_GET : GEX_EC_RMW;
 }
 
+/* Completion forms of gex_AD_Op*:
+ *   AD_F_NB      gex_AD_OpNB + gex_Event_Wait (the blocking idiom)
+ *   AD_F_IMM     gex_AD_OpNB with GEX_FLAG_IMMEDIATE (retried without it
+ *                on GEX_EVENT_NO_OP) + gex_Event_Test until done
+ *   AD_F_NBI     gex_AD_OpNBI + gex_NBI_Wait(GEX_EC_ALL)
+ *   AD_F_NBI_EC  gex_AD_OpNBI + gex_NBI_Wait of the opcode's own category
+ *   AD_F_REGION  gex_AD_OpNBI inside an NBI access region + a wait on the
+ *                region's event */
+enum { AD_F_NB, AD_F_IMM, AD_F_NBI, AD_F_NBI_EC, AD_F_REGION, AD_NFORMS };
+
+/* Runs gex_AD_Op*_TY(ad, res, tgt, addr, op, a, b, fl) in form `form` and
+ * returns once it is complete. */
+#define AD_RUN(TY, form, ad, res, tgt, addr, op, a, b, fl)                                  \
+    do {                                                                                  \
+        gex_Event_t ad_ev_;                                                               \
+        gex_Flags_t ad_imm_ = GEX_FLAG_IMMEDIATE;                                         \
+        switch (form) {                                                                   \
+        case AD_F_NB: gex_Event_Wait(gex_AD_OpNB_##TY(ad, res, tgt, addr, op, a, b, fl)); break; \
+        case AD_F_IMM:                                                                    \
+            while ((ad_ev_ = gex_AD_OpNB_##TY(ad, res, tgt, addr, op, a, b, (fl) | ad_imm_)) == \
+                   GEX_EVENT_NO_OP)                                                       \
+                ad_imm_ = 0;                                                              \
+            while (gex_Event_Test(ad_ev_) != GASNET_OK) gasnet_AMPoll();                  \
+            break;                                                                        \
+        case AD_F_REGION:                                                                 \
+            gex_NBI_BeginAccessRegion(0);                                                 \
+            CHECK_EQ(gex_AD_OpNBI_##TY(ad, res, tgt, addr, op, a, b, fl), 0);             \
+            gex_Event_Wait(gex_NBI_EndAccessRegion(0));                                   \
+            break;                                                                        \
+        default:                                                                          \
+            CHECK_EQ(gex_AD_OpNBI_##TY(ad, res, tgt, addr, op, a, b, fl), 0);             \
+            gex_NBI_Wait((form) == AD_F_NBI ? GEX_EC_ALL : ad_op_category(op), 0);        \
+            break;                                                                        \
+        }                                                                                 \
+    } while (0)
+
 #endif /* IBVTEST_AD_GUARD_H */

@@ -3,16 +3,10 @@
  *
  * For each of the six types, every operation of the type (fetching or not)
  * runs against a cell on the next rank and on this rank, in each of the
- * completion forms the API offers:
- *   NB      gex_AD_OpNB + gex_Event_Wait (the blocking idiom)
- *   IMM     gex_AD_OpNB with GEX_FLAG_IMMEDIATE (retried without it on
- *           GEX_EVENT_NO_OP) + gex_Event_Test until done
- *   NBI     gex_AD_OpNBI + gex_NBI_Wait(GEX_EC_ALL)
- *   NBI-EC  gex_AD_OpNBI + gex_NBI_Wait of the category the specification
- *           names for the opcode (SET: GEX_EC_PUT, GET: GEX_EC_GET, others
- *           GEX_EC_RMW) and no other
- *   REGION  gex_AD_OpNBI inside an NBI access region + gex_Event_Wait on
- *           the region's event
+ * completion forms the API offers (ad-guard.h: NB + wait, IMMEDIATE + test,
+ * NBI + GEX_EC_ALL, NBI + only the category the specification names for
+ * the opcode, i.e. GEX_EC_PUT for SET, GEX_EC_GET for GET, GEX_EC_RMW for
+ * the rest, and an access region), and in one more:
  *   FRAME   NB + wait in a helper whose result variable dies when it
  *           returns; the caller then fills the stack below it with a
  *           pattern, polls, and checks that nothing wrote into it
@@ -30,7 +24,8 @@
 
 #define CELL 16 /* bytes per (initiator, type) cell */
 
-enum { F_NB, F_IMM, F_NBI, F_NBI_EC, F_REGION, F_FRAME, NFORMS };
+/* The forms of ad-guard.h, then FRAME. */
+enum { F_FRAME = AD_NFORMS, NFORMS };
 static const char *const form_name[NFORMS] = {"NB", "IMM", "NBI", "NBI-EC", "REGION", "FRAME"};
 
 static gex_Rank_t peer;
@@ -72,29 +67,11 @@ static gex_OP_t all_ops(int bitwise)
         ad_box_t bx;                                                                              \
         ad_box_fill(&bx, sizeof(T), AD_SENTINEL_SEED);                                            \
         T *res = AD_SLOT(T, &bx);                                                                 \
-        gex_Event_t ev;                                                                           \
-        gex_Flags_t fl = GEX_FLAG_IMMEDIATE;                                                      \
-        switch (form) {                                                                           \
-        case F_NB: gex_Event_Wait(gex_AD_OpNB_##TY(ad, res, tgt, cell, op, a, b, 0)); break;     \
-        case F_IMM:                                                                               \
-            while ((ev = gex_AD_OpNB_##TY(ad, res, tgt, cell, op, a, b, fl)) == GEX_EVENT_NO_OP)  \
-                fl = 0;                                                                           \
-            while (gex_Event_Test(ev) != GASNET_OK) gasnet_AMPoll();                              \
-            break;                                                                                \
-        case F_NBI:                                                                               \
-            CHECK_EQ(gex_AD_OpNBI_##TY(ad, res, tgt, cell, op, a, b, 0), 0);                      \
-            gex_NBI_Wait(GEX_EC_ALL, 0);                                                          \
-            break;                                                                                \
-        case F_NBI_EC:                                                                            \
-            CHECK_EQ(gex_AD_OpNBI_##TY(ad, res, tgt, cell, op, a, b, 0), 0);                      \
-            gex_NBI_Wait(ad_op_category(op), 0);                                                  \
-            break;                                                                                \
-        case F_REGION:                                                                            \
-            gex_NBI_BeginAccessRegion(0);                                                         \
-            CHECK_EQ(gex_AD_OpNBI_##TY(ad, res, tgt, cell, op, a, b, 0), 0);                      \
-            gex_Event_Wait(gex_NBI_EndAccessRegion(0));                                           \
-            break;                                                                                \
-        default: frame_##TY(ad, tgt, cell, op, a, b, res); ad_probe_stack(what); break;          \
+        if (form == F_FRAME) {                                                                    \
+            frame_##TY(ad, tgt, cell, op, a, b, res);                                             \
+            ad_probe_stack(what);                                                                 \
+        } else {                                                                                  \
+            AD_RUN(TY, form, ad, res, tgt, cell, op, a, b, 0);                                    \
         }                                                                                         \
         nops++;                                                                                   \
         ad_box_check_guards(&bx, sizeof(T), what);                                                \

@@ -15,11 +15,11 @@
  *    ADD and INC (results in guarded locals, fetched values increasing and
  *    in range); afterwards the counter must hold every increment.
  * Every operation runs in a helper whose result variable sits between guard
- * bytes (ad-guard.h), with a random completion form (NB + wait, IMMEDIATE,
- * NBI + GEX_EC_ALL, NBI + the opcode's own category); the guards are checked
- * after each completion, non-fetching results must stay untouched, and from
- * time to time the slot is watched for late writes and the stack below the
- * returned helper is probed.
+ * bytes, in a random completion form (ad-guard.h: NB + wait, IMMEDIATE, NBI
+ * + GEX_EC_ALL, NBI + the opcode's own category, access region); the
+ * guards are checked after each completion, non-fetching results must stay
+ * untouched, and from time to time the slot is watched for late writes and
+ * the stack below the returned helper is probed.
  */
 #include <gasnetex.h>
 #include <gasnet_ratomic.h>
@@ -51,27 +51,13 @@ static unsigned rnd(unsigned n)
                                                    const char *phase)                             \
     {                                                                                             \
         char what[96];                                                                            \
-        int form = (int)rnd(4);                                                                   \
+        int form = (int)rnd(AD_NFORMS);                                                           \
         snprintf(what, sizeof what, "%s: " #TY " op 0x%x on rank %u (form %d)", phase,            \
                  (unsigned)op, (unsigned)tgt, form);                                              \
         ad_box_t bx;                                                                              \
         ad_box_fill(&bx, sizeof(T), AD_SENTINEL_SEED);                                            \
         T *res = AD_SLOT(T, &bx);                                                                 \
-        gex_Event_t ev;                                                                           \
-        gex_Flags_t imm = GEX_FLAG_IMMEDIATE;                                                     \
-        switch (form) {                                                                           \
-        case 0: gex_Event_Wait(gex_AD_OpNB_##TY(ad, res, tgt, addr, op, a, b, fl)); break;       \
-        case 1:                                                                                   \
-            while ((ev = gex_AD_OpNB_##TY(ad, res, tgt, addr, op, a, b, fl | imm)) ==             \
-                   GEX_EVENT_NO_OP)                                                               \
-                imm = 0;                                                                          \
-            gex_Event_Wait(ev);                                                                   \
-            break;                                                                                \
-        default:                                                                                  \
-            CHECK_EQ(gex_AD_OpNBI_##TY(ad, res, tgt, addr, op, a, b, fl), 0);                     \
-            gex_NBI_Wait(form == 2 ? GEX_EC_ALL : ad_op_category(op), 0);                         \
-            break;                                                                                \
-        }                                                                                         \
+        AD_RUN(TY, form, ad, res, tgt, addr, op, a, b, fl);                                       \
         ad_box_check_guards(&bx, sizeof(T), what);                                                \
         if (!ad_is_fetching(op))                                                                  \
             CHECK_MSG(test_mismatch(res, sizeof(T), AD_SENTINEL_SEED) == (size_t)-1,              \
