@@ -73,7 +73,7 @@ gasnete_ad_ticket_t gasnete_ad_flight_begin(void *result_p, size_t size, gasnete
     f->ctr[1] = c1;
     gasnete_ctr_add_init(c0, 1);
     if (c1) gasnete_ctr_add_init(c1, 1);
-    t.gen = f->gen + 1; /* odd: the record was free (even) */
+    t.gen = __atomic_load_n(&f->gen, __ATOMIC_RELAXED) + 1; /* odd: it was free (even) */
     __atomic_store_n(&f->gen, t.gen, __ATOMIC_RELEASE);
     return t;
 }
