@@ -1,9 +1,10 @@
 # shellcheck shell=bash
-# shellcheck disable=SC2154 # name, work, keep, ok: set by the caller (below)
-# tests/install/common.sh: helpers of check-install.sh and
-# check-runtime-build.sh (sourced).  The caller sets `name` (the prefix of
-# every line), `work` (its temporary directory), `keep` (1: keep it even on
-# success) and `ok=0`, sets ok=1 when it passed, and traps EXIT to cleanup.
+# shellcheck disable=SC2154 # name, work, keep, builddir, ok: set by the caller (below)
+# tests/install/common.sh: helpers of check-install.sh,
+# check-runtime-build.sh and check-legion-build.sh (sourced).  The caller
+# sets `name` (the prefix of every line), `work` (its temporary directory),
+# `keep` (1: keep it even on success), `builddir` (for dist_tarball) and
+# `ok=0`, sets ok=1 when it passed, and traps EXIT to cleanup.
 
 # step TEXT: a progress line.
 step() { echo "$name: $*"; }
@@ -27,3 +28,25 @@ cleanup() {
         echo "$name: files kept in $work"
     fi
 }
+# dist_tarball: sets `tarball` to TEST_DIST_TARBALL, or to the `make dist`
+# tarball of the configured build tree $builddir, moved into $work.
+dist_tarball() {
+    tarball=${TEST_DIST_TARBALL:-}
+    [ -n "$tarball" ] && return 0
+    [ -f "$builddir/Makefile" ] || fail "no TEST_DIST_TARBALL and no configured build tree in $builddir"
+    step "make dist in $builddir"
+    run "$work/dist.log" make -C "$builddir" dist
+    # shellcheck disable=SC2012 # the newest tarball; names have no blanks
+    tarball=$(ls -t "$builddir"/*.tar.gz | head -n 1)
+    mv "$tarball" "$work/" && tarball=$work/$(basename "$tarball")
+}
+# configure_quiet LOG: configure printed no warning and no unrecognised option.
+configure_quiet() {
+    if grep -qi "unrecognized option\|warning" "$1"; then
+        fail "configure warned: $(grep -i -m1 "unrecognized option\|warning" "$1")" "$1"
+    fi
+}
+# A runtime drives these builds from its own configure/shell, not from inside
+# our `make check`: drop the make state the harness passes down (MAKELEVEL > 0
+# would make every make print "Entering directory" into captured output).
+unset MAKEFLAGS MAKELEVEL MFLAGS MAKEOVERRIDES
