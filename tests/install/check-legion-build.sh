@@ -72,6 +72,9 @@ start=$(date +%s)
 run "$work/install.log" make -j2 -C "$work/build" install
 step "  built and installed in $(($(date +%s) - start)) s"
 [ -e "$prefix/lib/libgasnet-ibv-par.a" ] || fail "libgasnet-ibv-par.a was not installed"
+for mode in seq parsync; do
+    [ ! -e "$work/build/libgasnet-ibv-$mode.a" ] || fail "--disable-$mode: make built libgasnet-ibv-$mode.a"
+done
 for f in lib/libgasnet-ibv-seq.a lib/libgasnet-ibv-parsync.a include/ibv-conduit/ibv-seq.mak \
     include/ibv-conduit/ibv-parsync.mak lib/pkgconfig/gasnet-ibv-seq.pc \
     lib/pkgconfig/gasnet-ibv-parsync.pc; do
