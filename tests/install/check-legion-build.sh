@@ -7,7 +7,7 @@
 #     --with-mpi-cflags=-fPIC --with-cxxflags=-fPIC` followed by the lines
 #     of config.ibv.release, in a build directory of its own: no warning,
 #     no unrecognised option.
-#  2. `make install`: the PAR library only (--disable-seq --disable-parsync
+#  2. `make install` (no warning): the PAR library only (--disable-seq --disable-parsync
 #     honoured; the tools libraries and the mpi spawner library are what
 #     GASNet installs too), ibv-par.mak's compilers carry -fPIC as GASNet's
 #     do, and no installed library object has a relocation a shared object
@@ -24,16 +24,9 @@
 set -euo pipefail
 
 srcdir=${TEST_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
-builddir=$(cd "${TEST_BUILDDIR:-.}" && pwd)
-nprocs=4
-work=$(mktemp -d "${TMPDIR:-/tmp}/gasnet-ibv-legion.XXXXXX")
-name=check-legion-build
-keep=${KEEP_RUNTIME_TMP:-0}
-ok=0
 # shellcheck source=tests/install/common.sh
 . "$srcdir/tests/install/common.sh"
-trap cleanup EXIT
-dist_tarball
+runtime_setup check-legion-build legion
 
 # 1. Legion's configure line.
 step "unpacking $(basename "$tarball")"
@@ -63,13 +56,14 @@ step "configure --prefix=$prefix --with-cflags=-fPIC --with-mpi-cflags=-fPIC --w
 (cd "$work/build" && "$work/src/configure" --prefix="$prefix" --with-cflags="-fPIC" \
     --with-mpi-cflags="-fPIC" --with-cxxflags="-fPIC" $(cat "$work/config.ibv.release")) \
     >"$work/configure.log" 2>&1 || fail "configure with Legion's options failed" "$work/configure.log"
-configure_quiet "$work/configure.log"
+no_warnings "$work/configure.log"
 
 # 2. make install (-j2: Legion's own make -j passes its jobs down): what is
 #    installed, and how.
 step "make install"
 start=$(date +%s)
 run "$work/install.log" make -j2 -C "$work/build" install
+no_warnings "$work/install.log"
 step "  built and installed in $(($(date +%s) - start)) s"
 [ -e "$prefix/lib/libgasnet-ibv-par.a" ] || fail "libgasnet-ibv-par.a was not installed"
 for mode in seq parsync; do

@@ -22,7 +22,7 @@
 #  5. UPC++'s gasnet-single: `make -C bld/gasnet.opt/ibv-conduit ibv-seq.mak
 #     ibv-par.mak` (the fragments alone: no library yet), then `make seq` and
 #     `make par` there with MANUAL_CFLAGS/MANUAL_CXXFLAGS (-j2: UPC++'s own
-#     make -j passes its jobs down); no PARSYNC.
+#     make -j passes its jobs down); no PARSYNC, no warning.
 #  6. For SEQ and PAR, a libupcxx stand-in: runtime-client.cc (uses the
 #     conduit library) and runtime-lite.cc (GASNETT_LITE_MODE, GASNET_SEQ/PAR
 #     undefined: UPC++'s watermark.cpp) compiled with $(GASNET_CXX)
@@ -41,16 +41,9 @@
 set -euo pipefail
 
 srcdir=${TEST_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
-builddir=$(cd "${TEST_BUILDDIR:-.}" && pwd)
-nprocs=4
-work=$(mktemp -d "${TMPDIR:-/tmp}/gasnet-ibv-runtime.XXXXXX")
-name=check-runtime-build
-keep=${KEEP_RUNTIME_TMP:-0}
-ok=0
 # shellcheck source=tests/install/common.sh
 . "$srcdir/tests/install/common.sh"
-trap cleanup EXIT
-dist_tarball
+runtime_setup check-runtime-build runtime
 
 # 1. UPC++'s configure: unpack --with-gasnet=FILE.tar.gz and recognise it.
 GASNET=$tarball
@@ -85,7 +78,7 @@ step "$cmd"
 [ ! -f "$gb/gasnet_config.h" ] || fail "$gb is configured already"
 (mkdir -p "$gb" && cd "$gb" && eval "$cmd") >"$work/configure.log" 2>&1 ||
     fail "configure with UPC++'s options failed" "$work/configure.log"
-configure_quiet "$work/configure.log"
+no_warnings "$work/configure.log"
 [ -f "$gb/gasnet_config.h" ] || fail "no gasnet_config.h in $gb (UPC++ tests for it)"
 grep -q 'GASNETI_EX_SPEC_VERSION_MAJOR [0-9]' "$gb/gasnet_config.h" ||
     fail "$gb/gasnet_config.h has no GASNETI_EX_SPEC_VERSION_MAJOR"
@@ -140,6 +133,7 @@ for mode in seq par; do
         MANUAL_CFLAGS=-fdiagnostics-color=never MANUAL_CXXFLAGS=-fdiagnostics-color=never
 done
 step "  built in $(($(date +%s) - start)) s"
+no_warnings "$work/make-mak.log" "$work/make-seq.log" "$work/make-par.log"
 for mode in seq par; do
     for v in GASNET_CC GASNET_CFLAGS GASNET_OPT_CFLAGS GASNET_MISC_CFLAGS GASNET_CXX \
         GASNET_CXXFLAGS GASNET_OPT_CXXFLAGS GASNET_MISC_CXXFLAGS GASNET_CPPFLAGS \
@@ -192,6 +186,7 @@ inst=$work/upcxx/gasnet.opt
 step "make -C gasnet.opt all; make -C gasnet.opt install prefix=$inst"
 run "$work/all.log" make -C "$gb" all
 run "$work/install.log" make -C "$gb" install prefix="$inst"
+no_warnings "$work/all.log" "$work/install.log"
 for f in bin/gasnetrun_ibv include/gasnet.h include/gasnetex.h include/gasnet_config.h \
     include/ibv-conduit/ibv-seq.mak include/ibv-conduit/ibv-par.mak include/gasnet_tools-seq.mak \
     include/gasnet_tools-par.mak lib/libgasnet-ibv-seq.a lib/libgasnet-ibv-par.a \

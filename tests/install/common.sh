@@ -28,6 +28,21 @@ cleanup() {
         echo "$name: files kept in $work"
     fi
 }
+# runtime_setup NAME TAG: the start of check-runtime-build.sh and
+# check-legion-build.sh: the variables above (work: a new
+# gasnet-ibv-TAG.XXXXXX; keep: KEEP_RUNTIME_TMP), builddir (TEST_BUILDDIR,
+# default .), nprocs=4, the cleanup trap, and `tarball` (dist_tarball).
+runtime_setup() {
+    name=$1
+    builddir=$(cd "${TEST_BUILDDIR:-.}" && pwd)
+    # shellcheck disable=SC2034 # used by the caller
+    nprocs=4
+    work=$(mktemp -d "${TMPDIR:-/tmp}/gasnet-ibv-$2.XXXXXX")
+    keep=${KEEP_RUNTIME_TMP:-0}
+    ok=0
+    trap cleanup EXIT
+    dist_tarball
+}
 # dist_tarball: sets `tarball` to TEST_DIST_TARBALL, or to the `make dist`
 # tarball of the configured build tree $builddir, moved into $work.
 dist_tarball() {
@@ -40,11 +55,15 @@ dist_tarball() {
     tarball=$(ls -t "$builddir"/*.tar.gz | head -n 1)
     mv "$tarball" "$work/" && tarball=$work/$(basename "$tarball")
 }
-# configure_quiet LOG: configure printed no warning and no unrecognised option.
-configure_quiet() {
-    if grep -qi "unrecognized option\|warning" "$1"; then
-        fail "configure warned: $(grep -i -m1 "unrecognized option\|warning" "$1")" "$1"
-    fi
+# no_warnings LOG...: configure or make printed no warning and no
+# unrecognised option into any LOG.
+no_warnings() {
+    local log
+    for log in "$@"; do
+        if grep -qi "unrecognized option\|warning" "$log"; then
+            fail "$(basename "$log"): $(grep -i -m1 "unrecognized option\|warning" "$log")" "$log"
+        fi
+    done
 }
 # A runtime drives these builds from its own configure/shell, not from inside
 # our `make check`: drop the make state the harness passes down (MAKELEVEL > 0
