@@ -91,9 +91,8 @@ AC_DEFUN([GASNETI_GASNET_OPTIONS], [
     [AS_IF([test "x$enableval" = xno],
       [AC_MSG_ERROR([--disable-ibv: this library is the ibv conduit, nothing would be left to build; drop the option (or --enable-ibv)])])])
   gasneti_other_conduits=
-  m4_foreach_w([gasneti_c], [smp udp mpi ofi ucx aries gemini pami portals4 mxm psm gm lapi shmem elan vapi sci dcmf],
-    [AC_ARG_ENABLE(gasneti_c, [AS_HELP_STRING([--enable-]gasneti_c, [GASNet conduit not provided here: accepted and ignored])],
-      [gasneti_other_conduits="$gasneti_other_conduits gasneti_c=$enableval"])])
+  m4_map_args_w([smp udp mpi ofi ucx aries gemini pami portals4 mxm psm gm lapi shmem elan vapi sci dcmf],
+    [_GASNETI_OTHER_CONDUIT(], [)])
   AS_IF([test "x$gasneti_other_conduits" != x],
     [GASNETI_NOTE([conduit options ignored (only ibv is provided):$gasneti_other_conduits])])
   AC_ARG_ENABLE([auto-conduit-detect], [AS_HELP_STRING([--disable-auto-conduit-detect], [accepted (ibv is the only conduit)])])
@@ -120,13 +119,22 @@ AC_DEFUN([GASNETI_GASNET_OPTIONS], [
     [GASNETI_NOTE([--with-max-segsize=$withval: not built in; set GASNET_MAX_SEGSIZE=$withval at run time])])
 
   dnl Options with no counterpart here: accepted, noted.
-  m4_foreach_w([gasneti_o], [aligned-segments hugetlbfs allow-gcc4 aries-multi-domain ibv-rcv-thread ibv-physmem-probe trace stats srclines debug-malloc valgrind force-gettimeofday force-posix-realtime],
-    [AC_ARG_ENABLE(gasneti_o, [AS_HELP_STRING([--enable-]gasneti_o, [GASNet option: accepted and ignored])],
-      [GASNETI_NOTE([--enable-gasneti_o=$enableval: no counterpart here, ignored])])])
-  m4_foreach_w([gasneti_o], [ibv-physmem-max ssh-cmd ssh-options pmi-version mpirun-cmd-default cuda-uva hip rocm ze cuda-home hip-home ze-home],
-    [AC_ARG_WITH(gasneti_o, [AS_HELP_STRING([--with-]gasneti_o, [GASNet option: accepted and ignored])],
-      [GASNETI_NOTE([--with-gasneti_o=$withval: no counterpart here, ignored])])])
+  m4_map_args_w([aligned-segments hugetlbfs allow-gcc4 aries-multi-domain ibv-rcv-thread ibv-physmem-probe trace stats srclines debug-malloc valgrind force-gettimeofday force-posix-realtime],
+    [_GASNETI_IGNORED_ENABLE(], [)])
+  m4_map_args_w([ibv-physmem-max ssh-cmd ssh-options pmi-version mpirun-cmd-default cuda-uva hip rocm ze cuda-home hip-home ze-home],
+    [_GASNETI_IGNORED_WITH(], [)])
 ])
+
+dnl One option each (a macro per option, so that --help lists every one).
+AC_DEFUN([_GASNETI_OTHER_CONDUIT],
+  [AC_ARG_ENABLE([$1], [AS_HELP_STRING([--enable-$1], [GASNet conduit not provided here: accepted and ignored])],
+    [gasneti_other_conduits="$gasneti_other_conduits $1=$enableval"])])
+AC_DEFUN([_GASNETI_IGNORED_ENABLE],
+  [AC_ARG_ENABLE([$1], [AS_HELP_STRING([--enable-$1], [GASNet option: accepted and ignored])],
+    [GASNETI_NOTE([--enable-$1=$enableval: no counterpart here, ignored])])])
+AC_DEFUN([_GASNETI_IGNORED_WITH],
+  [AC_ARG_WITH([$1], [AS_HELP_STRING([--with-$1], [GASNet option: accepted and ignored])],
+    [GASNETI_NOTE([--with-$1=$withval: no counterpart here, ignored])])])
 
 dnl Memory kinds (GASNet's --enable-kind-cuda-uva, -hip, -ze): only
 dnl GEX_MK_HOST is provided.  "probe" is accepted as GASNet accepts a probe
@@ -134,14 +142,17 @@ dnl that finds nothing: GASNET_HAVE_MK_CLASS_<KIND> stays undefined and
 dnl gex_MK_Create refuses the class.  A kind asked for outright (yes) is an
 dnl error, as in GASNet when the device support is missing.
 AC_DEFUN([GASNETI_KIND_OPTIONS], [
-  m4_foreach_w([gasneti_k], [cuda-uva hip ze], [
-    AC_ARG_ENABLE([kind-]gasneti_k,
-      [AS_HELP_STRING([--enable-kind-]gasneti_k[=probe], [GASNet memory kind: not provided; probe finds nothing])],
-      [AS_CASE([$enableval],
-        [no], [],
-        [probe], [GASNETI_NOTE([--enable-kind-]gasneti_k[=probe: no such device memory kind here (GASNET_HAVE_MK_CLASS_* stays undefined)])],
-        [AC_MSG_ERROR([--enable-kind-]gasneti_k[: this library provides only the host memory kind; use --enable-kind-]gasneti_k[=probe or drop the option])])])])
+  m4_map_args_w([cuda-uva hip ze], [_GASNETI_KIND_OPTION(], [)])
   AC_ARG_ENABLE([memory-kinds], [AS_HELP_STRING([--enable-memory-kinds], [accepted: the memory-kinds API is always there (host kind only)])])
+])
+
+AC_DEFUN([_GASNETI_KIND_OPTION], [
+  AC_ARG_ENABLE([kind-$1],
+    [AS_HELP_STRING([--enable-kind-$1=probe], [GASNet memory kind: not provided; probe finds nothing])],
+    [AS_CASE([$enableval],
+      [no], [],
+      [probe], [GASNETI_NOTE([--enable-kind-$1=probe: no such device memory kind here (GASNET_HAVE_MK_CLASS_* stays undefined)])],
+      [AC_MSG_ERROR([--enable-kind-$1: this library provides only the host memory kind; use --enable-kind-$1=probe or drop the option])])])
 ])
 
 AC_DEFUN([GASNETI_GASNET_SUBSTS], [
