@@ -160,8 +160,8 @@ libruntime.a: runtime-client.o runtime-lite.o
 	\$(COMPILE) -c -o \$@ \$<
 EOF
     run "$2/build.log" make -C "$2"
-    if nm -u "$2/runtime-lite.o" | grep -q linkconfig; then
-        fail "the tools-lite object references a link-check symbol" "$2/build.log"
+    if nm -u "$2/runtime-lite.o" | grep -Eq 'idiotcheck_(SEQ|PAR|PARSYNC)$|THREADMODEL'; then
+        fail "the tools-lite object references a thread-model link-check symbol" "$2/build.log"
     fi
     grep -qaF "\$RuntimeLiteGASNetVersion: $version \$" "$2/runtime-client" ||
         fail "$2/runtime-client lacks the tools-lite unit's ident string"

@@ -4,15 +4,15 @@
 // is defined, and only gasnet_tools.h is included.  It goes into the same
 // archive as runtime-client.cc (the part that uses the conduit library), and
 // the program must link with nothing but the fragment's libraries: a lite
-// unit references no library symbol, not even the thread-model link check.
+// unit references no thread-model link-check symbol.
 #undef GASNET_SEQ
 #undef GASNET_PAR
 #undef GASNET_PARSYNC
 #define GASNETT_LITE_MODE 1
 #include <gasnet_tools.h>
 
-#if defined(GASNETT_THREAD_SAFE)
-#error "tools-lite unit: GASNETT_THREAD_SAFE must not be defined here"
+#if defined(GASNETT_THREAD_SAFE) || defined(GASNETT_THREAD_SINGLE)
+#error "tools-lite unit: no thread model may be defined here"
 #endif
 
 GASNETT_IDENT(runtime_lite_ident_version,
