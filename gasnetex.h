@@ -1,5 +1,6 @@
-/* gasnetex.h (top of the source tree): GASNet-EX's main header is here in
- * GASNet's own source tree, and runtimes that build GASNet from source
- * (UPC++'s configure) check for it to recognise a GASNet-EX tree.  The real
- * header is include/gasnetex.h; this one only forwards to it. */
+/* gasnetex.h (top of the source tree): GASNet keeps its public headers at
+ * the top of its source tree, where runtimes that build GASNet from source
+ * look for them (UPC++'s configure checks for gasnet.h and gasnetex.h).  The
+ * header is include/gasnetex.h, which is what gets installed; this one
+ * forwards to it. */
 #include "include/gasnetex.h"

@@ -33,7 +33,8 @@ GASNET_DEPLIBS += $(PMIX_LIBS)
 #   -Wl,-u,gasneti_bootstrap_mpi -lgasnet-ibv-mpi-spawner
 # before the main library (bootstrap/README, "The mpi plugin and MPI
 # linkage").  One library serves SEQ and PAR clients: the plugin uses only
-# thread-model-neutral internals.
+# thread-model-neutral internals.  GASNet's MPI_CFLAGS (--with-mpi-cflags),
+# when given, replace CFLAGS for this object (other/m4/gasneti_flags.m4).
 if HAVE_MPI
 lib_LIBRARIES += libgasnet-ibv-mpi-spawner.a
 libgasnet_ibv_mpi_spawner_a_SOURCES =
@@ -45,14 +46,28 @@ BOOTSTRAP_MPI_DEPS = $(srcdir)/bootstrap/mpi/mpi.c $(srcdir)/bootstrap/bootstrap
 	$(srcdir)/other/param/params-spawn.def
 bootstrap/mpi/mpi-spawner.$(OBJEXT): $(BOOTSTRAP_MPI_DEPS)
 	@$(MKDIR_P) bootstrap/mpi
-	$(AM_V_CC)$(MPICC) $(LIB_CPPFLAGS) -DGASNET_SEQ $(CPPFLAGS) $(LIB_CFLAGS) $(CFLAGS) \
+	$(AM_V_CC)$(MPICC) $(LIB_CPPFLAGS) -DGASNET_SEQ $(CPPFLAGS) $(LIB_CFLAGS) $(GASNETI_MPI_CFLAGS) \
 	    -c -o $@ $(srcdir)/bootstrap/mpi/mpi.c
 CLEANFILES += bootstrap/mpi/mpi-spawner.$(OBJEXT)
 endif
 
 # The launcher takes the frame codec, parameters, logging and the shared
-# bootstrap services from the SEQ library (only those objects are linked in:
-# it never references the plugin table, so no plugin library is needed).
+# bootstrap services from a conduit library (only those objects are linked
+# in: it never references the plugin table, so no plugin library is needed):
+# the SEQ one, or the first thread mode configure enabled (--disable-seq),
+# compiled for that mode so that both agree on the headers' types.
+if BUILD_SEQ
+GASNETI_LAUNCHER_MODE = -DGASNET_SEQ
+GASNETI_LAUNCHER_LIB = libgasnet-ibv-seq.a
+else
+if BUILD_PAR
+GASNETI_LAUNCHER_MODE = -DGASNET_PAR
+GASNETI_LAUNCHER_LIB = libgasnet-ibv-par.a
+else
+GASNETI_LAUNCHER_MODE = -DGASNET_PARSYNC
+GASNETI_LAUNCHER_LIB = libgasnet-ibv-parsync.a
+endif
+endif
 bin_PROGRAMS += gasnetrun_ibv
 gasnetrun_ibv_SOURCES = \
 	contrib/launcher/main.c \
@@ -68,9 +83,9 @@ gasnetrun_ibv_SOURCES = \
 	contrib/launcher/setup.c \
 	contrib/launcher/hub.c \
 	contrib/launcher/hub_coll.c
-gasnetrun_ibv_CPPFLAGS = $(AM_CPPFLAGS) -DGASNET_SEQ -D_GNU_SOURCE
+gasnetrun_ibv_CPPFLAGS = $(AM_CPPFLAGS) $(GASNETI_LAUNCHER_MODE) -D_GNU_SOURCE
 gasnetrun_ibv_CFLAGS = $(GASNETI_WARN_CFLAGS)
-gasnetrun_ibv_LDADD = libgasnet-ibv-seq.a $(LIBS)
+gasnetrun_ibv_LDADD = $(GASNETI_LAUNCHER_LIB) $(LIBS)
 
 # The launcher built with AddressSanitizer (leak detection on) for
 # tests/spawn/launcher-leaks.sh: every allocation freed at exit.
@@ -79,7 +94,7 @@ tests_spawn_gasnetrun_ibv_asan_SOURCES = $(gasnetrun_ibv_SOURCES)
 tests_spawn_gasnetrun_ibv_asan_CPPFLAGS = $(gasnetrun_ibv_CPPFLAGS)
 tests_spawn_gasnetrun_ibv_asan_CFLAGS = $(GASNETI_WARN_CFLAGS) -fsanitize=address -fno-omit-frame-pointer
 tests_spawn_gasnetrun_ibv_asan_LDFLAGS = -fsanitize=address
-tests_spawn_gasnetrun_ibv_asan_LDADD = libgasnet-ibv-seq.a $(LIBS)
+tests_spawn_gasnetrun_ibv_asan_LDADD = $(GASNETI_LAUNCHER_LIB) $(LIBS)
 
 # A rank program for the end-to-end test: bootstrap + param + log only.
 check_PROGRAMS += tests/unit/bootstrap-child

@@ -20,6 +20,8 @@ packages=(
     autoconf automake libtool pkg-config make gcc g++
     libibverbs-dev librdmacm-dev ibverbs-providers
     libhwloc-dev libpmix-dev libopenmpi-dev openmpi-bin python3
+    # nm, readelf: the runtime-build tests inspect objects and libraries
+    binutils
     # spawners: ssh (the tests start a throw-away sshd on loopback), mpi, pmi
     openssh-client openssh-server
     # Soft-RoCE test tier (a guest kernel with rxe, see shared/softroce)

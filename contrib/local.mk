@@ -9,27 +9,29 @@
 # that build GASNet include them; they point into the build tree) and the
 # installed one, written by `make install` with the install directories of
 # that make (so `make install prefix=DIR` is right).  The .pc files are
-# made from the installed .mak (contrib/echovars.mk), so both agree.  PARSYNC
-# only with --enable-parsync (the default).  With MPI found at configure,
+# made from the installed .mak (contrib/echovars.mk), so both agree.  Conduit
+# fragments for the thread modes configure enabled (--disable-seq, ...);
+# GASNET_CC, GASNET_CXX and GASNET_LD carry the user's CFLAGS / CXXFLAGS
+# (--with-cflags=-fPIC: other/m4/gasneti_flags.m4).  With MPI found at configure,
 # clients link with the MPI compiler and the mpi spawner library
 # (other/m4/gasneti_mpi.m4); otherwise with $(CC) and no MPI.
 EXTRA_DIST += contrib/ibv.mak.in contrib/gasnet-ibv.pc.in contrib/gen-am-macros.py \
 	contrib/gasnet_tools.mak.in contrib/gasnet_tools.pc.in contrib/echovars.mk \
 	contrib/conduit-Makefile.in
 
-GASNETI_CONDUIT_MODES = seq par
-if BUILD_PARSYNC
-GASNETI_CONDUIT_MODES += parsync
-endif
+GASNETI_CONDUIT_MODES = $(GASNETI_THREAD_MODES)
 GASNETI_TOOLS_MODES = seq par
 if HAVE_MPI
 GASNETI_MPI_SPAWNER_LIB = libgasnet-ibv-mpi-spawner.a
 endif
 
 # Values common to every fragment; the caller adds the directory ones.
-fill_common = $(SED) -e 's|[@]CC[@]|$(CC)|g' -e 's|[@]CXX[@]|$(CXX)|g' \
+fill_common = $(SED) -e 's|[@]CC[@]|$(strip $(CC) $(GASNETI_USER_CFLAGS))|g' \
+	-e 's|[@]CXX[@]|$(strip $(CXX) $(GASNETI_USER_CXXFLAGS))|g' \
+	-e 's|[@]USER_LDFLAGS[@]|$(GASNETI_USER_LDFLAGS)|g' \
+	-e 's|[@]CLIENT_LDFLAGS[@]|$(GASNETI_CLIENT_LDFLAGS)|g' \
 	-e 's|[@]VERSION[@]|$(PACKAGE_VERSION)|g' -e 's|[@]DEPLIBS[@]|$(GASNET_DEPLIBS)|g' \
-	-e 's|[@]CLIENT_LD[@]|$(GASNETI_CLIENT_LD)|g' \
+	-e 's|[@]CLIENT_LD[@]|$(strip $(GASNETI_CLIENT_LD))|g' \
 	-e 's|[@]SPAWNER_LIBS[@]|$(GASNETI_CLIENT_SPAWNER_LIBS)|g' \
 	-e 's|[@]LD_REQUIRES_MPI[@]|$(GASNETI_LD_REQUIRES_MPI)|g' \
 	-e 's|[@]MPI_LINK_LIBS[@]|$(GASNETI_MPI_LINK_LIBS)|g' \

@@ -13,6 +13,7 @@ libgasnet_sources += \
 	extended/hsl.c \
 	extended/legacy.c \
 	extended/ratomic.c \
+	extended/ratomic_flight.c \
 	extended/coll.c \
 	extended/team.c \
 	extended/coll_g1.c \
@@ -23,7 +24,7 @@ libgasnet_sources += \
 	extended/init.c
 
 EXTRA_DIST += extended/README
-noinst_HEADERS += extended/extended_internal.h extended/barrier.h extended/barrier_pshm.h extended/barrier_rdma.h extended/ratomic_ops.h \
+noinst_HEADERS += extended/extended_internal.h extended/barrier.h extended/barrier_pshm.h extended/barrier_rdma.h extended/ratomic_ops.h extended/ratomic_flight.h \
 	extended/team.h extended/coll.h
 
 # Public headers owned by the extended layer.

@@ -4,18 +4,26 @@
  * on the target process's memory:
  *   - target in this process's neighbourhood (self or PSHM): applied here,
  *     through the mapped segment, and complete on return;
- *   - any other rank: an AM Request (Short, 12 arguments: op, type, address,
- *     both operands, result pointer, completion counter) whose handler
- *     applies it and answers with the previous value; the Reply handler
- *     stores the fetched value and completes the counter.
+ *   - any other rank: an AM Request (Short, 10 arguments: op, type, address,
+ *     both operands, ticket) whose handler applies it and answers with the
+ *     previous value and the ticket; the Reply handler delivers the value
+ *     through the in-flight record the ticket names (ratomic_flight.h),
+ *     which alone knows where the result goes and how wide it is.
  * Both paths use the same atomic instructions on the same memory, so they
  * are coherent with each other (the "AM-based" implementation GASNet uses
  * when the NIC offers no usable atomics; verbs atomics are 64-bit only and
  * not coherent with CPU atomics, so they are not used).
- * NB operations get an event from the thread's pool; NBI ones count in the
- * current NBI set's GEX_EC_RMW counter.  Nothing is allocated per operation.
+ *
+ * Results: a fetching operation writes exactly the domain's type size at
+ * result_p, before its completion is signalled; a non-fetching one never
+ * touches result_p (the specification: "ignored").  Completion: NB
+ * operations get an event from the thread's pool; NBI ones count in the
+ * current NBI set's GEX_EC_RMW counter and, for SET and GET, also in
+ * GEX_EC_PUT and GEX_EC_GET respectively, the categories the specification
+ * names for them, so a wait on any of those covers the result.
  */
 #include "extended/extended_internal.h"
+#include "extended/ratomic_flight.h"
 #include "extended/ratomic_ops.h"
 
 #include <gasnet_ratomic.h>
@@ -36,44 +44,34 @@ struct gasneti_ad_s {
 #define HI(x) ((gex_AM_Arg_t)(uint32_t)((uint64_t)(x) >> 32))
 #define JOIN(lo, hi) ((uint64_t)(uint32_t)(lo) | ((uint64_t)(uint32_t)(hi) << 32))
 
-static void store_result(void *result_p, gex_DT_t dt, gasnete_ad_val_t v)
-{
-    if (!result_p) return;
-    if (gasnete_ad_dt_size(dt) == 4) memcpy(result_p, &v.u32, 4);
-    else memcpy(result_p, &v.u64, 8);
-}
-
 static void ad_reqh(gex_Token_t t, gex_AM_Arg_t op, gex_AM_Arg_t dt, gex_AM_Arg_t a_lo,
                     gex_AM_Arg_t a_hi, gex_AM_Arg_t x_lo, gex_AM_Arg_t x_hi, gex_AM_Arg_t y_lo,
-                    gex_AM_Arg_t y_hi, gex_AM_Arg_t r_lo, gex_AM_Arg_t r_hi, gex_AM_Arg_t c_lo,
-                    gex_AM_Arg_t c_hi)
+                    gex_AM_Arg_t y_hi, gex_AM_Arg_t index, gex_AM_Arg_t gen)
 {
     gasnete_ad_val_t x, y;
     x.bits = JOIN(x_lo, x_hi);
     y.bits = JOIN(y_lo, y_hi);
     void *addr = (void *)(uintptr_t)JOIN(a_lo, a_hi);
     gasnete_ad_val_t old = gasnete_ad_apply((gex_DT_t)dt, addr, (gex_OP_t)op, x, y);
-    gasnetc_AM_ReplyShort(t, GASNETE_AD_REP_HIDX, 7, 0, LO(old.bits), HI(old.bits), r_lo, r_hi,
-                          c_lo, c_hi, dt);
+    gasnetc_AM_ReplyShort(t, GASNETE_AD_REP_HIDX, 4, 0, LO(old.bits), HI(old.bits), index, gen);
 }
 
-static void ad_reph(gex_Token_t t, gex_AM_Arg_t v_lo, gex_AM_Arg_t v_hi, gex_AM_Arg_t r_lo,
-                    gex_AM_Arg_t r_hi, gex_AM_Arg_t c_lo, gex_AM_Arg_t c_hi, gex_AM_Arg_t dt)
+static void ad_reph(gex_Token_t t, gex_AM_Arg_t v_lo, gex_AM_Arg_t v_hi, gex_AM_Arg_t index,
+                    gex_AM_Arg_t gen)
 {
     (void)t;
     gasnete_ad_val_t v;
     v.bits = JOIN(v_lo, v_hi);
-    store_result((void *)(uintptr_t)JOIN(r_lo, r_hi), (gex_DT_t)dt, v);
-    gasnete_cmpl_t c = {(gasnete_ctr_t *)(uintptr_t)JOIN(c_lo, c_hi), NULL};
-    gasnete_cmpl_op_done(&c);
+    gasnete_ad_ticket_t k = {(uint32_t)index, (uint32_t)gen};
+    gasnete_ad_flight_end(k, v);
 }
 
 void gasnete_ratomic_init(void)
 {
     static gex_AM_Entry_t table[] = {
-        {GASNETE_AD_REQ_HIDX, (gex_AM_Fn_t)ad_reqh, GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REQUEST, 12,
+        {GASNETE_AD_REQ_HIDX, (gex_AM_Fn_t)ad_reqh, GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REQUEST, 10,
          NULL, "gasnete_ad_reqh"},
-        {GASNETE_AD_REP_HIDX, (gex_AM_Fn_t)ad_reph, GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REPLY, 7, NULL,
+        {GASNETE_AD_REP_HIDX, (gex_AM_Fn_t)ad_reph, GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REPLY, 4, NULL,
          "gasnete_ad_reph"},
     };
     gasnetc_register_internal_handlers(table, sizeof(table) / sizeof(table[0]));
@@ -120,17 +118,21 @@ void *gex_AD_QueryCData(gex_AD_t ad) { return ad->cdata; }
 
 /* ---- operations -------------------------------------------------------------------- */
 
-/* Starts op on (rank, addr) with c counting it; returns 1 when it completed
- * here (neighbourhood target). */
+/* Starts op on (rank, addr), counted in c0 (and c1 when not NULL) if it
+ * travels; returns 1 when it completed here (neighbourhood target). */
 static int ad_start(gex_AD_t ad, void *result_p, gex_Rank_t rank, void *addr, gex_OP_t op,
                     gasnete_ad_val_t x, gasnete_ad_val_t y, gex_Flags_t flags,
-                    const gasnete_cmpl_t *c, const char *fn)
+                    gasnete_ctr_t *c0, gasnete_ctr_t *c1, const char *fn)
 {
+    const int fetching = gasnete_ad_is_fetching(op);
     if (GASNETE_CHECKS) {
         if (ad == GEX_AD_INVALID) gasneti_fatalerror("%s: ad is GEX_AD_INVALID", fn);
         if (!op || (op & (op - 1)) || !(op & ad->ops))
             gasneti_fatalerror("%s: opcode 0x%x is not one operation of the domain's ops 0x%x", fn,
                                (unsigned)op, (unsigned)ad->ops);
+        if (fetching && !result_p)
+            gasneti_fatalerror("%s: opcode 0x%x fetches a value, but result_p is NULL", fn,
+                               (unsigned)op);
         if (gasnetc_in_handler())
             gasneti_fatalerror("%s called from an AM handler (not allowed)", fn);
     }
@@ -145,18 +147,18 @@ static int ad_start(gex_AD_t ad, void *result_p, gex_Rank_t rank, void *addr, ge
             gasneti_fatalerror("%s: [%p, +%zu) is outside rank %u's segment", fn, addr, sz,
                                (unsigned)jr);
         if (flags & GEX_FLAG_AD_REL) __atomic_thread_fence(__ATOMIC_RELEASE);
-        store_result(result_p, ad->dt, gasnete_ad_apply(ad->dt, p, op, x, y));
+        gasnete_ad_val_t old = gasnete_ad_apply(ad->dt, p, op, x, y);
+        if (fetching) memcpy(result_p, &old, sz); /* every member starts at byte 0 */
         if (flags & GEX_FLAG_AD_ACQ) __atomic_thread_fence(__ATOMIC_ACQUIRE);
         return 1;
     }
     if (GASNETE_CHECKS && !gasnetc_in_segment(jr, addr, sz))
         gasneti_fatalerror("%s: [%p, +%zu) is outside rank %u's segment", fn, addr, sz,
                            (unsigned)jr);
-    gasnete_cmpl_begin(c, 1);
-    gasnetc_AM_RequestShort(&gasneti_the_tm, jr, GASNETE_AD_REQ_HIDX, 12, 0, (gex_AM_Arg_t)op,
+    gasnete_ad_ticket_t k = gasnete_ad_flight_begin(result_p, fetching ? sz : 0, c0, c1);
+    gasnetc_AM_RequestShort(&gasneti_the_tm, jr, GASNETE_AD_REQ_HIDX, 10, 0, (gex_AM_Arg_t)op,
                             (gex_AM_Arg_t)ad->dt, LO(addr), HI(addr), LO(x.bits), HI(x.bits),
-                            LO(y.bits), HI(y.bits), LO(result_p), HI(result_p), LO(c->op),
-                            HI(c->op));
+                            LO(y.bits), HI(y.bits), (gex_AM_Arg_t)k.index, (gex_AM_Arg_t)k.gen);
     return 0;
 }
 
@@ -164,20 +166,22 @@ static gex_Event_t ad_nb(gex_AD_t ad, void *result_p, gex_Rank_t rank, void *add
                          gasnete_ad_val_t x, gasnete_ad_val_t y, gex_Flags_t flags, const char *fn)
 {
     gasnete_op_t *o = gasnete_op_alloc(gasnete_mythread());
-    gasnete_cmpl_t c = {&o->op, NULL};
-    if (ad_start(ad, result_p, rank, addr, op, x, y, flags, &c, fn) || gasnete_op_complete(o)) {
+    if (ad_start(ad, result_p, rank, addr, op, x, y, flags, &o->op, NULL, fn) ||
+        gasnete_op_complete(o)) {
         gasnete_op_free(o);
         return GEX_EVENT_INVALID;
     }
     return &o->ev;
 }
 
+/* NBI: GEX_EC_RMW, plus the category the specification names for SET and
+ * GET (GEX_EC_PUT, GEX_EC_GET). */
 static int ad_nbi(gex_AD_t ad, void *result_p, gex_Rank_t rank, void *addr, gex_OP_t op,
                   gasnete_ad_val_t x, gasnete_ad_val_t y, gex_Flags_t flags, const char *fn)
 {
     gasnete_iop_t *iop = gasnete_current_iop(gasnete_mythread());
-    gasnete_cmpl_t c = {&iop->rmw, NULL};
-    (void)ad_start(ad, result_p, rank, addr, op, x, y, flags, &c, fn);
+    gasnete_ctr_t *also = op == GEX_OP_SET ? &iop->put : op == GEX_OP_GET ? &iop->get : NULL;
+    (void)ad_start(ad, result_p, rank, addr, op, x, y, flags, &iop->rmw, also, fn);
     return 0;
 }
 

@@ -31,6 +31,16 @@ static inline size_t gasnete_ad_dt_size(gex_DT_t dt)
                                                                           : 0;
 }
 
+/* 1 when op writes the target's previous value to *result_p (the F* forms,
+ * GET, SWAP, FCAS); the others ignore result_p. */
+static inline int gasnete_ad_is_fetching(gex_OP_t op)
+{
+    const gex_OP_t fetching = GEX_OP_FAND | GEX_OP_FOR | GEX_OP_FXOR | GEX_OP_FADD |
+                              GEX_OP_FSUB | GEX_OP_FMULT | GEX_OP_FMIN | GEX_OP_FMAX |
+                              GEX_OP_FINC | GEX_OP_FDEC | GEX_OP_GET | GEX_OP_SWAP | GEX_OP_FCAS;
+    return (op & fetching) != 0;
+}
+
 /* The operations valid for dt (bitwise ones only for integers). */
 static inline gex_OP_t gasnete_ad_ops_for(gex_DT_t dt)
 {

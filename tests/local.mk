@@ -17,7 +17,7 @@ INTEGRATION_TESTS += \
 	tests/integration/exitcode
 
 # The README's demo job: built by plain `make` so the first command can run it.
-noinst_PROGRAMS += tests/integration/demo
+GASNETI_SEQ_NOINST += tests/integration/demo
 
 noinst_HEADERS += tests/integration/test.h tests/unit/unit-check.h
 EXTRA_DIST += \

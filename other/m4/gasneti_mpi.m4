@@ -20,7 +20,7 @@ dnl link with plain $(CC) and no MPI.
 dnl --with-mpirun-cmd=TEMPLATE sets the default MPIRUN_CMD.
 dnl Substitutes MPICC, GASNETI_MPI_SPAWNER_LD, GASNETI_MPI_SPAWNER_LIBS (what
 dnl a client links for the mpi spawner), GASNETI_CLIENT_LD,
-dnl GASNETI_CLIENT_SPAWNER_LIBS, GASNETI_MPI_LINK_LIBS, GASNETI_LD_REQUIRES_MPI
+dnl GASNETI_CLIENT_LDFLAGS, GASNETI_CLIENT_SPAWNER_LIBS, GASNETI_MPI_LINK_LIBS, GASNETI_LD_REQUIRES_MPI
 dnl (what the installed fragments use); defines GASNETI_HAVE_MPI_SPAWNER and
 dnl GASNETI_MPIRUN_CMD_DEFAULT; conditional HAVE_MPI.
 AC_DEFUN([GASNETI_CHECK_MPI], [
@@ -66,16 +66,25 @@ AC_DEFUN([GASNETI_CHECK_MPI], [
     GASNETI_MPI_SPAWNER_LD=$MPICC
     GASNETI_MPI_SPAWNER_LIBS='-Wl,-u,gasneti_bootstrap_mpi -lgasnet-ibv-mpi-spawner'
   ])
-  GASNETI_CLIENT_LD='$(CC)'
+  dnl Clients link with the C compiler and the user's CFLAGS, as GASNet's
+  dnl (its configure folds CFLAGS into CC), or with MPI_CC and MPI_CFLAGS.
+  GASNETI_CLIENT_LD='$(CC) $(GASNETI_USER_CFLAGS)'
+  GASNETI_CLIENT_LDFLAGS=
+  gasneti_client_ld_summary="$CC $GASNETI_USER_CFLAGS"
   GASNETI_CLIENT_SPAWNER_LIBS=
   GASNETI_MPI_LINK_LIBS=
   GASNETI_LD_REQUIRES_MPI=0
   AS_IF([test "x$gasneti_mpi_found" = xyes], [
     GASNETI_CLIENT_LD=$GASNETI_MPI_SPAWNER_LD
+    AS_IF([test "x${MPI_CFLAGS+set}" = xset], [GASNETI_CLIENT_LDFLAGS=$MPI_CFLAGS])
+    gasneti_client_ld_summary="$MPICC $GASNETI_CLIENT_LDFLAGS"
     GASNETI_CLIENT_SPAWNER_LIBS=$GASNETI_MPI_SPAWNER_LIBS
     GASNETI_LD_REQUIRES_MPI=1
-    dnl Open MPI's wrapper tells its link flags; others leave it to GASNET_LD.
-    GASNETI_MPI_LINK_LIBS=`$MPICC --showme:link 2>/dev/null` || GASNETI_MPI_LINK_LIBS=])
+    dnl MPI_LIBS if given; else Open MPI's wrapper tells its link flags;
+    dnl others leave it to GASNET_LD.
+    AS_IF([test "x${MPI_LIBS+set}" = xset], [GASNETI_MPI_LINK_LIBS=$MPI_LIBS],
+      [GASNETI_MPI_LINK_LIBS=`$MPICC --showme:link 2>/dev/null` || GASNETI_MPI_LINK_LIBS=])])
+  AC_SUBST([GASNETI_CLIENT_LDFLAGS])
   AC_SUBST([GASNETI_MPI_LINK_LIBS])
   AC_SUBST([GASNETI_LD_REQUIRES_MPI])
   AC_SUBST([GASNETI_MPI_SPAWNER_LD])

@@ -1,98 +1,109 @@
 #!/usr/bin/env bash
-# tests/install/check-runtime-build.sh: build this library the way PGAS
-# runtimes build GASNet from its source tarball, and use it as they do.
+# tests/install/check-runtime-build.sh: build this library from its `make
+# dist` tarball step by step as UPC++ builds GASNet (its configure and
+# bld/Makefile, bld/gasnet.mak), with Chapel's Bootstrap step, and use it as
+# UPC++ does.  check-legion-build.sh does the same for Legion's GASNet helper.
 #
-#  1. The `make dist` tarball (TEST_DIST_TARBALL, or made now with `make
-#     dist` in TEST_BUILDDIR) is unpacked as UPC++'s configure does
-#     (`gzip -cd | tar xf -`, top folder = tarball name without .tar.gz), and
-#     UPC++'s checks of a GASNet-EX source tree are applied: gasnet_config.h.in,
-#     gasnetex.h, and EX_SPEC_VERSION_MAJOR/MINOR in docs/GASNet-EX.txt.
-#  2. Chapel's step `./Bootstrap -T` in the source tree.
-#  3. configure in a separate build directory with GASNet options as UPC++
-#     and Chapel pass them, including options for conduits we do not have
-#     (they must be accepted with a note, never "unrecognized").
-#  4. What runtimes read back: `make echovar VARNAME=CONDUITS`, config.status
-#     substituting GASNet's @VAR@s in a runtime's own template.
-#  5. `make seq par parsync` in ibv-conduit/ (as UPC++'s gasnet-single rule);
-#     ibv-conduit/ibv-{seq,par,parsync}.mak must carry GASNet's variables.
-#  6. For each mode: tests/install/runtime-client.cc compiled with
-#     $(GASNET_CXX) $(GASNET_CXXCPPFLAGS) $(GASNET_CXXFLAGS), linked with
-#     $(GASNET_CXX) $(GASNET_LDFLAGS) ... $(GASNET_LIBS) (UPC++ links with its
-#     C++ compiler), run on 4 processes with ibv-conduit/contrib/gasnetrun_ibv
-#     (where upcxx-run looks for it under GASNET_PREFIX).
-#  7. `make install prefix=DIR` from that build directory: the installed
-#     layout, and the client built from the installed ibv-par.mak runs.
+#  1. UPC++'s configure: --with-gasnet=TARBALL.tar.gz is unpacked into bld/
+#     (`gzip -cd | (cd bld && tar xf -)`, top folder = tarball name without
+#     .tar.gz) and checked: gasnet.h and gasnet_config.h.in readable at the
+#     top (newer and older UPC++), gasnetex.h (GASNet-EX, not GASNet-1), the
+#     spec version EX_SPEC_VERSION_MAJOR/MINOR read from docs/GASNet-EX.txt.
+#     The public headers at the top must compile as the installed ones.
+#  2. Chapel: `./Bootstrap -T` in the unpacked tree.
+#  3. UPC++'s do-gasnet-configure: in bld/gasnet.opt, `configure` with the
+#     user's pass-through arguments, then --disable-parsync --enable-seq
+#     --enable-par --enable-pthreads --disable-segment-everything --enable-ibv
+#     --disable-ibv-rcv-thread --disable-debug --with-cc --with-cflags ''
+#     --with-cxx --with-cxxflags '': no warning, no unrecognised option.
+#  4. What UPC++ reads back: `make -C bld/gasnet.opt echovar VARNAME=V` for
+#     CONDUITS, CC_FAMILY, ... (value between the double quotes), and
+#     config.status substituting GASNet's @VAR@s in its own template.
+#  5. UPC++'s gasnet-single: `make -C bld/gasnet.opt/ibv-conduit ibv-seq.mak
+#     ibv-par.mak` (the fragments alone: no library yet), then `make seq` and
+#     `make par` there with MANUAL_CFLAGS/MANUAL_CXXFLAGS (-j2: UPC++'s own
+#     make -j passes its jobs down); no PARSYNC, no warning.
+#  6. For SEQ and PAR, a libupcxx stand-in: runtime-client.cc (uses the
+#     conduit library) and runtime-lite.cc (GASNETT_LITE_MODE, GASNET_SEQ/PAR
+#     undefined: UPC++'s watermark.cpp) compiled with $(GASNET_CXX)
+#     $(GASNET_CXXCPPFLAGS) $(GASNET_CXXFLAGS) -std=c++11, archived with
+#     `ar rcs`, the program linked as upcxx-meta says: $(GASNET_CXX)
+#     $(GASNET_LDFLAGS) ... -lruntime $(GASNET_LIBS); run on 4 processes with
+#     ibv-conduit/contrib/gasnetrun_ibv (where upcxx-run looks for it).
+#  7. UPC++'s install: `make -C bld/gasnet.opt all`, `make install
+#     prefix=PREFIX/gasnet.opt`: SEQ and PAR installed, PARSYNC not
+#     (--disable-parsync honoured); the PAR program from the installed
+#     ibv-par.mak runs.
 # Prints "check-runtime-build: PASS" or the failing step with its log.
 # Run by the test harness (tests/integration/manifest.d/build.manifest).
 # Environment: TEST_SRCDIR, TEST_BUILDDIR (default: the current directory),
 # TEST_DIST_TARBALL, KEEP_RUNTIME_TMP=1 keeps the temporary directory.
 set -euo pipefail
-# A runtime drives this build from its own configure/shell, not from inside
-# our `make check`: drop the make state the harness inherited (MAKELEVEL > 0
-# would make every make print "Entering directory" into captured output).
-unset MAKEFLAGS MAKELEVEL MFLAGS MAKEOVERRIDES
 
 srcdir=${TEST_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
-builddir=$(cd "${TEST_BUILDDIR:-.}" && pwd)
-nprocs=4
-work=$(mktemp -d "${TMPDIR:-/tmp}/gasnet-ibv-runtime.XXXXXX")
-name=check-runtime-build
-keep=${KEEP_RUNTIME_TMP:-0}
-ok=0
 # shellcheck source=tests/install/common.sh
 . "$srcdir/tests/install/common.sh"
-trap cleanup EXIT
+runtime_setup check-runtime-build runtime
 
-# 1. The tarball, unpacked and recognised as a GASNet-EX source tree.
-tarball=${TEST_DIST_TARBALL:-}
-if [ -z "$tarball" ]; then
-    [ -f "$builddir/Makefile" ] || fail "no TEST_DIST_TARBALL and no configured build tree in $builddir"
-    step "make dist in $builddir"
-    run "$work/dist.log" make -C "$builddir" dist
-    # shellcheck disable=SC2012 # the newest tarball; names have no blanks
-    tarball=$(ls -t "$builddir"/*.tar.gz | head -n 1)
-    mv "$tarball" "$work/" && tarball=$work/$(basename "$tarball")
-fi
-case $tarball in *.tar.gz) ;; *) fail "$tarball: runtimes accept only a .tar.gz (UPC++: --with-gasnet=FILE.tar.gz)" ;; esac
-step "unpacking $(basename "$tarball") as UPC++ does"
+# 1. UPC++'s configure: unpack --with-gasnet=FILE.tar.gz and recognise it.
+GASNET=$tarball
+expr "$GASNET" : '.*\.tar\.gz' >/dev/null || fail "$GASNET: UPC++ takes only a .tar.gz"
 mkdir -p "$work/bld"
-gzip -cd "$tarball" | (cd "$work/bld" && tar xf -)
-gex=$work/bld/$(basename "$tarball" .tar.gz)
-for f in gasnet_config.h.in gasnetex.h docs/GASNet-EX.txt configure Bootstrap; do
-    [ -r "$gex/$f" ] || fail "the tarball's top folder $(basename "$gex") lacks $f (a runtime rejects it)"
+gex_dir=$work/bld/$(basename "$GASNET" .tar.gz)
+version=${gex_dir##*-}
+step "unpacking $(basename "$GASNET") as UPC++ does"
+gzip -cd "$GASNET" | (cd "$work/bld" && tar xf -)
+for f in gasnet.h gasnet_config.h.in; do
+    [ -r "$gex_dir/$f" ] || fail "GASNET='$GASNET' does not appear to contain GASNet (no $f at the top)"
 done
-maj=$(grep -o -m1 'EX_SPEC_VERSION_MAJOR.*' "$gex/docs/GASNet-EX.txt" | cut -d' ' -f2-)
-min=$(grep -o -m1 'EX_SPEC_VERSION_MINOR.*' "$gex/docs/GASNet-EX.txt" | cut -d' ' -f2-)
-case "$maj.$min" in [0-9]*.[0-9]*) ;; *) fail "docs/GASNet-EX.txt: spec version '$maj.$min' is not numeric" ;; esac
-step "  GASNet-EX spec version read as UPC++ reads it: $maj.$min"
+[ -r "$gex_dir/gasnetex.h" ] || fail "GASNET='$GASNET' does not contain GASNet-EX (no gasnetex.h)"
+have_maj=$(grep -o -m1 'EX_SPEC_VERSION_MAJOR.*' "$gex_dir/docs/GASNet-EX.txt" | cut -d' ' -f2-)
+have_min=$(grep -o -m1 'EX_SPEC_VERSION_MINOR.*' "$gex_dir/docs/GASNet-EX.txt" | cut -d' ' -f2-)
+# UPC++ 2020.11 requires specification 0.12 or newer.
+[[ ($have_maj -gt 0) || (($have_maj -eq 0) && ($have_min -ge 12)) ]] ||
+    fail "docs/GASNet-EX.txt says specification $have_maj.$have_min, older than 0.12"
+step "  specification version read as UPC++ reads it: $have_maj.$have_min"
 
 # 2. Chapel: ./Bootstrap -T in the source tree.
-run "$work/bootstrap.log" "$gex/Bootstrap" -T
+run "$work/bootstrap.log" sh -c "cd '$gex_dir' && ./Bootstrap -T"
 
-# 3. Runtime-style configure in a separate build directory.
-gb=$work/gasnet.opt
-mkdir -p "$gb"
-opts=(--prefix="$work/inst" --enable-seq --enable-par --enable-parsync --enable-pthreads
-    --enable-segment-fast --disable-segment-everything --disable-auto-conduit-detect
-    --enable-ibv --enable-smp --enable-udp --disable-mpi --disable-ofi --disable-ucx
-    --disable-aries --enable-pshm --disable-aligned-segments --disable-hwloc --disable-ibv-odp
-    --disable-hugetlbfs --enable-allow-gcc4 --disable-debug --with-max-segsize=0.85/H
-    --with-cc="${CC:-cc}" --with-cxx="${CXX:-c++}")
-step "configure ${opts[*]}"
-(cd "$gb" && "$gex/configure" "${opts[@]}") >"$work/configure.log" 2>&1 ||
-    fail "configure with the runtime's options failed" "$work/configure.log"
-if grep -q "unrecognized option" "$work/configure.log"; then
-    fail "configure did not recognise a GASNet option" "$work/configure.log"
-fi
-grep -q "conduit options ignored" "$work/configure.log" ||
-    fail "configure did not note the ignored conduit options" "$work/configure.log"
-if ! grep -qs 'GASNETI_EX_SPEC_VERSION_MAJOR [0-9]' "$gb/gasnet_config.h"; then
-    fail "the build directory has no gasnet_config.h with GASNETI_EX_SPEC_VERSION_MAJOR"
-fi
+# 3. UPC++'s do-gasnet-configure, in bld/gasnet.opt.
+cc=${CC:-cc} cxx=${CXX:-c++}
+GASNET_CONFIGURE_ARGS="--with-ibv-max-hcas=2 --enable-smp --enable-udp --disable-hwloc --disable-ibv-odp"
+gb=$work/bld/gasnet.opt
+cmd="$gex_dir/configure $GASNET_CONFIGURE_ARGS --disable-parsync --enable-seq --enable-par"
+cmd="$cmd --enable-pthreads --disable-segment-everything --enable-ibv --disable-ibv-rcv-thread"
+cmd="$cmd --disable-debug --with-cc='$cc' --with-cflags='' --with-cxx='$cxx' --with-cxxflags=''"
+step "$cmd"
+[ ! -f "$gb/gasnet_config.h" ] || fail "$gb is configured already"
+(mkdir -p "$gb" && cd "$gb" && eval "$cmd") >"$work/configure.log" 2>&1 ||
+    fail "configure with UPC++'s options failed" "$work/configure.log"
+no_warnings "$work/configure.log"
+[ -f "$gb/gasnet_config.h" ] || fail "no gasnet_config.h in $gb (UPC++ tests for it)"
+grep -q 'GASNETI_EX_SPEC_VERSION_MAJOR [0-9]' "$gb/gasnet_config.h" ||
+    fail "$gb/gasnet_config.h has no GASNETI_EX_SPEC_VERSION_MAJOR"
+# The headers at the top of the source tree (first on the path here) are the
+# installed ones, with the build tree's include flags.
+cat >"$work/top.c" <<'EOF'
+#include <gasnet.h>
+#include <gasnet_coll.h>
+#include <gasnet_mk.h>
+#include <gasnet_portable_platform.h>
+#include <gasnet_ratomic.h>
+#include <gasnet_tools.h>
+#include <gasnet_vis.h>
+int main(void) { return GEX_SPEC_VERSION_MAJOR + GASNETT_MAX_THREADS; }
+EOF
+run "$work/top.log" "$cc" -fsyntax-only -DGASNET_PAR -I"$gex_dir" -I"$gex_dir/other" -I"$gb" \
+    -I"$gex_dir/include" -I"$gb/include" -I"$gex_dir/include/ibv-conduit" "$work/top.c"
 
-# 4. What runtimes read back from the build directory.
-conduits=$(make -s -C "$gb" echovar VARNAME=CONDUITS)
-[ "$conduits" = 'CONDUITS="ibv"' ] || fail "make echovar VARNAME=CONDUITS printed '$conduits'"
+# 4. What UPC++ reads back (bld/gasnet.mak's GASNET_VAR, run from the make
+#    that bin/upcxx starts with -s, whose MAKEFLAGS it passes on).
+gasnet_var() { MAKEFLAGS=s make -C "$gb" echovar VARNAME="$1" | cut -d'"' -f2; }
+[ "$(gasnet_var CONDUITS)" = ibv ] || fail "echovar VARNAME=CONDUITS printed '$(gasnet_var CONDUITS)'"
+for v in CC_FAMILY CXX_FAMILY CC_SUBFAMILY CXX_SUBFAMILY; do
+    [ -n "$(gasnet_var $v)" ] || fail "echovar VARNAME=$v printed nothing"
+done
 cat >"$work/runtime_config.mak.in" <<'EOF'
 PERL = @PERL@
 CONDUITS = @CONDUITS@
@@ -108,34 +119,52 @@ if grep -q '@' "$work/runtime_config.mak"; then
     fail "config.status left GASNet @VAR@s unsubstituted" "$work/runtime_config.mak"
 fi
 
-# 5. make seq par parsync in ibv-conduit/.
-step "make seq par parsync in ibv-conduit/"
+# 5. UPC++'s gasnet-single: the fragments, then make seq and make par.
+step "make -C ibv-conduit ibv-seq.mak ibv-par.mak"
+run "$work/make-mak.log" make -C "$gb/ibv-conduit" ibv-seq.mak ibv-par.mak
+for mode in seq par; do
+    [ -r "$gb/ibv-conduit/ibv-$mode.mak" ] || fail "make ibv-$mode.mak did not write it"
+    [ ! -e "$gb/libgasnet-ibv-$mode.a" ] || fail "make ibv-$mode.mak built the library too"
+done
 start=$(date +%s)
-run "$work/make-modes.log" make -C "$gb/ibv-conduit" -j2 seq par parsync
+for mode in seq par; do
+    step "make -C ibv-conduit $mode"
+    run "$work/make-$mode.log" make -j2 -C "$gb/ibv-conduit" $mode \
+        MANUAL_CFLAGS=-fdiagnostics-color=never MANUAL_CXXFLAGS=-fdiagnostics-color=never
+done
 step "  built in $(($(date +%s) - start)) s"
-for mode in seq par parsync; do
-    mak=$gb/ibv-conduit/ibv-$mode.mak
-    [ -r "$mak" ] || fail "make $mode did not write $mak"
+no_warnings "$work/make-mak.log" "$work/make-seq.log" "$work/make-par.log"
+for mode in seq par; do
     for v in GASNET_CC GASNET_CFLAGS GASNET_OPT_CFLAGS GASNET_MISC_CFLAGS GASNET_CXX \
         GASNET_CXXFLAGS GASNET_OPT_CXXFLAGS GASNET_MISC_CXXFLAGS GASNET_CPPFLAGS \
         GASNET_MISC_CPPFLAGS GASNET_CXXCPPFLAGS GASNET_MISC_CXXCPPFLAGS GASNET_DEFINES \
         GASNET_INCLUDES GASNET_LD GASNET_LDFLAGS GASNET_LIBS GASNET_LD_REQUIRES_MPI; do
-        grep -q "^$v *=" "$mak" || fail "$mak does not define $v"
+        grep -q "^$v *=" "$gb/ibv-conduit/ibv-$mode.mak" || fail "ibv-$mode.mak does not define $v"
     done
 done
+[ ! -e "$gb/libgasnet-ibv-parsync.a" ] || fail "--disable-parsync: the PARSYNC library was built"
 [ -x "$gb/ibv-conduit/contrib/gasnetrun_ibv" ] || fail "no ibv-conduit/contrib/gasnetrun_ibv after make seq"
 
-# 6. A C++ client per mode, built from the build tree's fragment, on 4 processes.
-# build_client MAK DIR: compile and link runtime-client.cc as UPC++ would.
+# 6. A libupcxx stand-in per backend, an application linked as upcxx-meta says.
+# build_client MAK DIR: archive runtime-client.o and runtime-lite.o, link.
 build_client() {
     mkdir -p "$2"
     cat >"$2/Makefile" <<EOF
 include $1
-runtime-client: $srcdir/tests/install/runtime-client.cc
-	\$(GASNET_CXX) \$(GASNET_CXXCPPFLAGS) \$(GASNET_CXXFLAGS) -std=c++11 -c -o runtime-client.o $srcdir/tests/install/runtime-client.cc
-	\$(GASNET_CXX) \$(GASNET_LDFLAGS) -o runtime-client runtime-client.o \$(GASNET_LIBS)
+COMPILE = \$(GASNET_CXX) \$(GASNET_CXXCPPFLAGS) \$(GASNET_CXXFLAGS) -std=c++11
+runtime-client: libruntime.a
+	\$(GASNET_CXX) \$(GASNET_LDFLAGS) -o runtime-client -L. -lruntime \$(GASNET_LIBS)
+libruntime.a: runtime-client.o runtime-lite.o
+	ar rcs libruntime.a runtime-client.o runtime-lite.o
+%.o: $srcdir/tests/install/%.cc
+	\$(COMPILE) -c -o \$@ \$<
 EOF
     run "$2/build.log" make -C "$2"
+    if nm -u "$2/runtime-lite.o" | grep -Eq 'idiotcheck_(SEQ|PAR|PARSYNC)$|THREADMODEL'; then
+        fail "the tools-lite object references a thread-model link-check symbol" "$2/build.log"
+    fi
+    grep -qaF "\$RuntimeLiteGASNetVersion: $version \$" "$2/runtime-client" ||
+        fail "$2/runtime-client lacks the tools-lite unit's ident string"
 }
 # run_client LAUNCHER DIR MODE
 run_client() {
@@ -146,27 +175,30 @@ run_client() {
     grep -q "runtime-client: PASS $want on $nprocs processes" "$out" ||
         fail "runtime-client ($3) did not report PASS" "$out"
 }
-for mode in seq par parsync; do
-    step "C++ client with ibv-conduit/ibv-$mode.mak on $nprocs processes"
+for mode in seq par; do
+    step "C++ client with ibv-conduit/ibv-$mode.mak (and a tools-lite unit) on $nprocs processes"
     build_client "$gb/ibv-conduit/ibv-$mode.mak" "$work/client-$mode"
     run_client "$gb/ibv-conduit/contrib/gasnetrun_ibv" "$work/client-$mode" $mode
 done
 
-# 7. make install prefix=DIR from this build directory.
-inst=$work/inst2
-step "make install prefix=$inst"
+# 7. UPC++'s do-gasnet-install-opt.
+inst=$work/upcxx/gasnet.opt
+step "make -C gasnet.opt all; make -C gasnet.opt install prefix=$inst"
+run "$work/all.log" make -C "$gb" all
 run "$work/install.log" make -C "$gb" install prefix="$inst"
-for f in bin/gasnetrun_ibv include/gasnetex.h include/gasnet_config.h include/gasnet_tools.h \
-    include/ibv-conduit/ibv-seq.mak include/ibv-conduit/ibv-par.mak \
-    include/ibv-conduit/ibv-parsync.mak include/gasnet_tools-seq.mak include/gasnet_tools-par.mak \
-    lib/libgasnet-ibv-seq.a lib/libgasnet-ibv-par.a lib/libgasnet-ibv-parsync.a \
-    lib/libgasnet_tools-seq.a lib/libgasnet_tools-par.a lib/pkgconfig/gasnet-ibv-seq.pc \
-    lib/pkgconfig/gasnet-ibv-par.pc lib/pkgconfig/gasnet-ibv-parsync.pc; do
+no_warnings "$work/all.log" "$work/install.log"
+for f in bin/gasnetrun_ibv include/gasnet.h include/gasnetex.h include/gasnet_config.h \
+    include/ibv-conduit/ibv-seq.mak include/ibv-conduit/ibv-par.mak include/gasnet_tools-seq.mak \
+    include/gasnet_tools-par.mak lib/libgasnet-ibv-seq.a lib/libgasnet-ibv-par.a \
+    lib/libgasnet_tools-seq.a lib/libgasnet_tools-par.a lib/pkgconfig/gasnet-ibv-par.pc; do
     [ -e "$inst/$f" ] || fail "make install prefix=$inst did not install $f"
 done
-if grep -rq "$work/inst\b\|$gb" "$inst/include/ibv-conduit/ibv-par.mak"; then
-    fail "the installed ibv-par.mak points at the configure prefix or the build tree" \
-        "$inst/include/ibv-conduit/ibv-par.mak"
+for f in lib/libgasnet-ibv-parsync.a include/ibv-conduit/ibv-parsync.mak \
+    lib/pkgconfig/gasnet-ibv-parsync.pc; do
+    [ ! -e "$inst/$f" ] || fail "--disable-parsync: $f was installed"
+done
+if grep -q "$gb" "$inst/include/ibv-conduit/ibv-par.mak"; then
+    fail "the installed ibv-par.mak points into the build tree" "$inst/include/ibv-conduit/ibv-par.mak"
 fi
 step "C++ client with the installed ibv-par.mak on $nprocs processes"
 build_client "$inst/include/ibv-conduit/ibv-par.mak" "$work/client-installed"

@@ -7,5 +7,9 @@ EXTRA_DIST += \
 	tests/install/names-client.c \
 	tests/install/names-lite.c \
 	tests/install/runtime-client.cc \
+	tests/install/runtime-lite.cc \
 	tests/install/check-runtime-build.sh \
+	tests/install/check-legion-build.sh \
+	tests/install/legion-wrapper.c \
+	tests/install/legion-host.c \
 	tests/integration/manifest.d/build.manifest

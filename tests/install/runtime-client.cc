@@ -1,6 +1,7 @@
 // tests/install/runtime-client.cc: a C++ client built the way PGAS runtimes
 // build theirs (UPC++ compiles with $(GASNET_CXX) $(GASNET_CXXCPPFLAGS)
-// $(GASNET_CXXFLAGS) and links with $(GASNET_LD) $(GASNET_LDFLAGS) ...
+// $(GASNET_CXXFLAGS), archives its objects with a tools-lite unit,
+// runtime-lite.cc, and links with $(GASNET_CXX) $(GASNET_LDFLAGS) ...
 // $(GASNET_LIBS)); used by check-runtime-build.sh for each thread mode.
 //
 // Every rank: an AM Medium round trip to its right neighbour carrying a
@@ -49,6 +50,8 @@ void on_reply(gex_Token_t, gex_AM_Arg_t ok)
 }
 
 }  // namespace
+
+int runtime_lite_watermark();  // runtime-lite.cc
 
 int main(int argc, char **argv)
 {
@@ -99,6 +102,7 @@ int main(int argc, char **argv)
                 break;
             }
 
+    check(runtime_lite_watermark() > 0, "the tools-lite unit's ident is empty");
     int64_t mine_failures = failures, total = 0;
     gex_Event_Wait(gex_Coll_ReduceToAllNB(g_tm, &total, &mine_failures, GEX_DT_I64, sizeof(int64_t),
                                           1, GEX_OP_ADD, nullptr, nullptr, 0));

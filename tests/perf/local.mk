@@ -1,7 +1,8 @@
 # tests/perf/local.mk: the benchmarks (tests/perf/README), included by the
 # top Makefile.am.
 #
-#   make            builds the benchmark programs (noinst)
+#   make            builds the benchmark programs (noinst; with --disable-seq
+#                   only make bench does)
 #   make bench      host (PSHM) run beside memcpy/shared-memory references,
 #                   then one Soft-RoCE guest boot (verbs, PSHM off) beside
 #                   perftest; prints the ratio table and writes
@@ -20,7 +21,8 @@ PERF_REF_PROGS = \
 	tests/perf/ref-memcpy \
 	tests/perf/ref-shm \
 	tests/perf/ref-verbs
-noinst_PROGRAMS += $(PERF_GEX_PROGS) $(PERF_REF_PROGS)
+GASNETI_SEQ_NOINST += $(PERF_GEX_PROGS)
+noinst_PROGRAMS += $(PERF_REF_PROGS)
 noinst_HEADERS += tests/perf/bench.h tests/perf/bench-gex.h
 EXTRA_DIST += \
 	tests/perf/README \
@@ -77,7 +79,7 @@ tests_perf_ref_verbs_LDADD = $(IBVERBS_LIBS)
 
 BENCH_PY = python3
 BENCH_FLAGS =
-bench: all
+bench: all $(PERF_GEX_PROGS)
 	$(BENCH_PY) $(top_srcdir)/tests/perf/bench.py --srcdir $(top_srcdir) \
 	  --builddir $(top_builddir) $(BENCH_FLAGS)
 

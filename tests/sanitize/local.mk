@@ -3,7 +3,8 @@
 # `make check` runs tests/sanitize/run-sanitizers.sh through the line in
 # tests/integration/manifest.d/sanitize.manifest: an ASan+UBSan build in its
 # own tree (BUILDDIR/tests/sanitize/asan) running the unit tests and the PSHM
-# integration manifest with leak detection on, and valgrind on one AM and
+# integration manifest with leak detection on, then the remote-atomics tests
+# over verbs (Soft-RoCE guest without an HCA), and valgrind on one AM and
 # one RMA test.  `make sanitize` runs the same by hand.
 EXTRA_DIST += \
 	tests/sanitize/README \

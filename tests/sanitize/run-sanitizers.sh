@@ -2,7 +2,7 @@
 # tests/sanitize/run-sanitizers.sh: the sanitizer tier of `make check`.
 #
 #   run-sanitizers.sh [--srcdir DIR] [--builddir DIR] [--asan-dir DIR]
-#                     [--no-asan] [--no-valgrind] [--filter REGEX]
+#                     [--no-asan] [--no-verbs] [--no-valgrind] [--filter REGEX]
 #
 # 1. AddressSanitizer + UndefinedBehaviorSanitizer: configures a separate
 #    build tree (default BUILDDIR/tests/sanitize/asan; reused, so a second
@@ -14,6 +14,11 @@
 #    file (log_path), so a report counts even when a process's exit status
 #    does not reach the job's.  Known reports whose fix is pending elsewhere
 #    are listed, each with its owner, in tests/sanitize/lsan.supp.
+#    Then, from the same tree, the remote-atomics tests of the verbs tier
+#    (the ratomic lines of tests/softroce/verbs.d: PSHM off, and 2 hosts x
+#    2 processes) over verbs: natively on a host with an HCA, else in the
+#    Soft-RoCE guest (tests/softroce/softroce-run); SKIP for this part only
+#    when neither can run (missing prerequisites).
 # 2. valgrind (memcheck): one AM test and one RMA test, 2 processes each,
 #    on the ordinary build (BUILDDIR), every rank under valgrind; the run is
 #    clean when each rank's "ERROR SUMMARY" says 0 errors and no leak is
@@ -21,7 +26,8 @@
 #
 # Exit 0 when both are clean, 1 otherwise (the reports are printed), 77
 # (SKIP) when the compiler has no AddressSanitizer or valgrind is missing
-# and SANITIZE_REQUIRED is not 1.  Environment: CC (compiler of the
+# and SANITIZE_REQUIRED is not 1 (which also turns a verbs part that cannot
+# run into a failure).  Environment: CC (compiler of the
 # sanitizer build, default cc), MAKE, SANITIZE_JOBS (make -j, default 2).
 # See tests/sanitize/README.
 set -u
@@ -32,6 +38,7 @@ builddir=${TEST_BUILDDIR:-.}
 asandir=
 do_asan=1
 do_valgrind=1
+do_verbs=1
 filter=
 while [ $# -gt 0 ]; do
     case $1 in
@@ -40,6 +47,7 @@ while [ $# -gt 0 ]; do
     --asan-dir) asandir=$2; shift 2 ;;
     --no-asan) do_asan=0; shift ;;
     --no-valgrind) do_valgrind=0; shift ;;
+    --no-verbs) do_verbs=0; shift ;;
     --filter) filter=$2; shift 2 ;;
     -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "run-sanitizers: unknown argument '$1' (see --help)" >&2; exit 2 ;;
@@ -53,6 +61,8 @@ jobs=${SANITIZE_JOBS:-2}
 cc=${CC:-cc}
 # Every UBSan check stops the process.
 san_flags="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
+# The library's own handlers keep these signals (see run_asan).
+san_signals="handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_abort=0"
 failed=0
 
 skip() {
@@ -134,7 +144,7 @@ run_asan() {
     # Leak detection on; every report to a file named after its process.
     # The library's own handlers keep SIGSEGV/SIGBUS/SIGFPE/SIGABRT (the
     # tests check what it prints on a crash).
-    local common="log_path=$reports/san:handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_abort=0"
+    local common="log_path=$reports/san:$san_signals"
     local manifest_dir=$asandir/tests/sanitize/manifest
     mkdir -p "$manifest_dir"
     grep -v -E '^install[[:space:]]' "$srcdir/tests/integration/manifest" >"$manifest_dir/pshm.manifest"
@@ -147,6 +157,44 @@ run_asan() {
         "$srcdir/tests/harness/run-tests" "${rt_args[@]}" -- $units || failed=1
     show_reports "$reports" "sanitize (ASan+UBSan+LSan)" || failed=1
     echo "sanitize: $((SECONDS - t0)) s"
+    [ $do_verbs = 0 ] || run_asan_verbs || failed=1
+}
+
+# The remote-atomics tests over verbs from the ASan tree (the options of
+# the PSHM run; reports in their own folder, which the guest shares).
+run_asan_verbs() {
+    local t0=$SECONDS rc
+    local dir=$asandir/tests/sanitize/verbs-manifest reports=$asandir/reports-verbs
+    local common="log_path=$reports/san:$san_signals"
+    mkdir -p "$dir" && rm -rf "$reports" && mkdir -p "$reports" || return 1
+    grep -h -E '^[a-z]-ratomic' "$srcdir"/tests/softroce/verbs.d/*.manifest >"$dir/ratomic.manifest"
+    local cmd=(env "ASAN_OPTIONS=$common:detect_leaks=1:detect_stack_use_after_return=1"
+               "UBSAN_OPTIONS=$common:print_stacktrace=1:halt_on_error=1"
+               "LSAN_OPTIONS=suppressions=$srcdir/tests/sanitize/lsan.supp:print_suppressions=0"
+               "$srcdir/tests/harness/run-tests" --srcdir "$srcdir" --builddir "$asandir"
+               --no-unit --manifest "$dir")
+    [ -z "$filter" ] || cmd+=(--filter "$filter")
+    echo "sanitize: remote atomics over verbs (ASan+UBSan, leaks on): $(grep -c . "$dir/ratomic.manifest") tests"
+    if ls /sys/class/infiniband/* >/dev/null 2>&1; then
+        "${cmd[@]}"
+        rc=$?
+    elif ! "$srcdir/tests/softroce/softroce-run" --check >"$dir/check.log" 2>&1; then
+        tail -n 5 "$dir/check.log"
+        if [ "${SANITIZE_REQUIRED:-0}" = 1 ]; then
+            echo "FAIL: sanitize over verbs: no HCA and no Soft-RoCE guest (SANITIZE_REQUIRED=1)"
+            return 1
+        fi
+        echo "SKIP: sanitize over verbs: no HCA and the Soft-RoCE prerequisites are missing"
+        return 0
+    else
+        "$srcdir/tests/softroce/softroce-run" -q -t 1200 -m 3G -w "$asandir" -- "${cmd[@]}"
+        rc=$?
+        [ $rc = 125 ] && echo "FAIL: sanitize over verbs: the Soft-RoCE guest did not start"
+    fi
+    [ $rc = 0 ] || echo "FAIL: sanitize over verbs: run-tests exit status $rc"
+    show_reports "$reports" "sanitize over verbs (ASan+UBSan+LSan)" || rc=1
+    echo "sanitize over verbs: $((SECONDS - t0)) s"
+    [ $rc = 0 ]
 }
 
 # One job with every rank under valgrind; checks each rank's summary.

@@ -13,6 +13,21 @@ tests_integration_am_ratomic_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
 tests_integration_am_ratomic_CFLAGS = $(IT_CFLAGS)
 tests_integration_am_ratomic_LDADD = $(TEST_SEQ_LIBS)
 
+# Remote atomics: results written with their type's size, at result_p, and
+# only before completion (guard bytes); a producer/consumer ring on 32-bit
+# data with every rank producing.
+INTEGRATION_TESTS += tests/integration/am/ratomic-guard
+tests_integration_am_ratomic_guard_SOURCES = tests/integration/am/ratomic-guard.c
+tests_integration_am_ratomic_guard_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
+tests_integration_am_ratomic_guard_CFLAGS = $(IT_CFLAGS)
+tests_integration_am_ratomic_guard_LDADD = $(TEST_SEQ_LIBS)
+INTEGRATION_TESTS += tests/integration/am/ratomic-ring
+tests_integration_am_ratomic_ring_SOURCES = tests/integration/am/ratomic-ring.c
+tests_integration_am_ratomic_ring_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
+tests_integration_am_ratomic_ring_CFLAGS = $(IT_CFLAGS)
+tests_integration_am_ratomic_ring_LDADD = $(TEST_SEQ_LIBS)
+EXTRA_DIST += tests/integration/am/ad-guard.h
+
 # Broadcast and reductions (gex_Coll_*), which travel as AMs.
 INTEGRATION_TESTS += tests/integration/am/coll
 tests_integration_am_coll_SOURCES = tests/integration/am/coll.c
