@@ -169,7 +169,7 @@ static void am_lc_end(int rc, gex_Event_t *lc_opt, const gasnete_cmpl_t *c, gex_
  * claims its queue slot at once and writes the header into it, without the
  * header copy, the va_list round trip through fill_hdr, and the routing
  * layers.  A Short to a network peer takes the verbs counterpart,
- * gasnetc_am_net.short_fast (core/ibv/README "AM Short fast path").  Anything
+ * gasnetc_am_net.short_fast (core/ibv/am/README "AM Short fast path").  Anything
  * else (debug build, self, other verbs AMs, another team or endpoint, a
  * full queue, IMMEDIATE, an lc_opt that is not simple, a size out of
  * range) takes the general path below, which checks everything. */

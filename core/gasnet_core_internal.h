@@ -26,7 +26,7 @@ struct gasneti_segment_s {
     gex_MK_t kind;
     int owned;    /* 1: the library allocated addr (gex_Segment_Create) */
     gex_EP_t ep;  /* the endpoint it is bound to, if any */
-    void *net_reg; /* its verbs registration (core/ibv/cseg.c), if published */
+    void *net_reg; /* its verbs registration (core/ibv/mem/cseg.c), if published */
     uint32_t pshm_serial; /* non-zero: shared with neighbours (object serial + 1) */
 };
 struct gasneti_ep_s {

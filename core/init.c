@@ -16,7 +16,7 @@
 #include "core/gasnet_core_private.h"
 #include "core/pshm/pshm.h"
 #include "core/ibv/ibv.h"
-#include "core/ibv/fh_ibv.h"
+#include "core/ibv/mem/fh_ibv.h"
 #include "extended/extended_internal.h"
 #include "other/param/param-parse.h"
 
@@ -251,7 +251,7 @@ static void compute_segment_limits(void)
     }
     /* Verbs, SEGMENT_FAST: the segment is pinned whole at attach, so it must
      * fit what this process may pin (GASNET_PHYSMEM_MAX, RLIMIT_MEMLOCK,
-     * GASNET_PHYSMEM_PROBE; core/ibv/physmem.c), less the transport's
+     * GASNET_PHYSMEM_PROBE; core/ibv/mem/physmem.c), less the transport's
      * buffers and room for firehose. */
     gasnetc_ibv_physmem_init(gasnetc_ibv_active());
     if (GASNETC_SEGMENT_PINNED && gasnetc_ibv_active()) {

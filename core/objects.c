@@ -99,7 +99,7 @@ int gex_System_QueryHiddenAMConcurrencyLevel(void) { return GASNET_HIDDEN_AM_CON
 uint64_t gex_System_QueryMaxThreads(void) { return GASNETI_MAX_THREADS; }
 
 /* The progress threads the client must run itself: those of a client
- * initialized with GEX_FLAG_DEFER_THREADS (core/ibv/progress.c).  Without
+ * initialized with GEX_FLAG_DEFER_THREADS (core/ibv/wr/progress.c).  Without
  * the flag the library started (and owns) its threads, and the client has
  * none to run: 0 entries. */
 int gex_System_QueryProgressThreads(gex_Client_t client, unsigned int *count_p,

@@ -17,9 +17,9 @@
  * (core/README "Polling and oversubscription", with the measurements).
  *
  * With GASNET_RCV_THREAD / GASNET_SND_THREAD (PAR), progress threads also
- * poll the verbs completion queues (core/ibv/progress.c); a poll here then
+ * poll the verbs completion queues (core/ibv/wr/progress.c); a poll here then
  * skips a CQ the thread is draining.  PSHM queues are polled only here
- * (core/ibv/README "Progress threads"). */
+ * (core/ibv/wr/README "Progress threads"). */
 #include "core/gasnet_core_private.h"
 
 #include <sched.h>

@@ -1,5 +1,5 @@
 /* extended/barrier_rdma.c: the primordial team's barrier messages to verbs
- * peers as 16-byte RDMA WRITEs into the receiver's mailbox (core/ibv/mbox.c)
+ * peers as 16-byte RDMA WRITEs into the receiver's mailbox (core/ibv/rma/mbox.c)
  * instead of AM Short Requests: no AM header, no credit (so no hidden
  * credit-only Reply), no receive buffer.  The dissemination engine and the
  * AM path (PSHM neighbours, peers not connected yet, epochs before the

@@ -9,10 +9,10 @@
  * Endpoint indices are given in creation order (0 is the primordial one),
  * at most GASNET_MAXEPS per process.  AMs name the target endpoint in
  * their header (core/am/wire.h), over PSHM and over the verbs connections,
- * which all endpoints of a process share (core/ibv/README, "Endpoints").
+ * which all endpoints of a process share (core/ibv/conn/README, "Endpoints").
  * A TM-pair (gex_TM_Pair) reaches the endpoint of a given index on every
  * rank.  RMA to a non-primordial endpoint: RDMA over verbs when its
- * segment was registered at Publish (core/ibv/cseg.c), AMs otherwise
+ * segment was registered at Publish (core/ibv/mem/cseg.c), AMs otherwise
  * (ep_rma.c).
  * Publishing gathers every caller's (index, address, size) over the team
  * once; the table is per remote endpoint index, sized by the job.

@@ -1,6 +1,6 @@
 /* extended/ep_rma.c: RMA to non-primordial endpoints (TM-pairs naming a
  * remote endpoint index > 0).  A network peer whose created segment was
- * registered at Publish (core/ibv/cseg.c) is reached by RDMA through the
+ * registered at Publish (core/ibv/mem/cseg.c) is reached by RDMA through the
  * verbs transport; a neighbour's library-allocated segment, shared at
  * Publish, and our own are copied directly.  Otherwise (client memory of
  * a neighbour, LARGE builds) the RMA is carried by AMs to the peer's

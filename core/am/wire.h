@@ -7,7 +7,7 @@
  *   byte 0     category (2 bits) | is_req (bit 2) | rendezvous (bit 3, Medium
  *              only: the message body is a gasnetc_am_rndv_t descriptor of
  *              GASNETC_AM_RNDV_DESC bytes instead of the payload; verbs,
- *              core/ibv/README "Small receive buffers")
+ *              core/ibv/am/README "Small receive buffers")
  *   byte 1     handler index
  *   byte 2     nargs (0..16)
  *   byte 3     credits returned to the receiver (verbs flow control)

@@ -25,7 +25,7 @@
 /* Largest Medium payload (bytes) every transport carries. */
 #define GASNETC_MAX_MEDIUM ((size_t)GASNETC_MAX_MEDIUM_LUB)
 /* Core handler index 1: the verbs transport's hidden credit-only Reply;
- * never registered or dispatched (core/ibv/recv.c consumes it). */
+ * never registered or dispatched (core/ibv/am/recv.c consumes it). */
 #define GASNETC_HANDLER_CREDIT_ONLY 1
 
 /* ---- AM over the network (core/ibv fills it: gasnetc_ibv_am_ops) -------------- */

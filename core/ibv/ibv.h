@@ -2,8 +2,8 @@
  * does not include <infiniband/verbs.h> (only the .c files of core/ibv do): verbs types
  * appear as incomplete struct pointers.
  *
- * HCA and port discovery and selection (core/ibv/ports.c; rules in
- * core/ibv/README): gex_Client_Init calls gasnetc_ibv_ports_open() once,
+ * HCA and port discovery and selection (core/ibv/ports/ports.c; rules in
+ * core/ibv/ports/README): gex_Client_Init calls gasnetc_ibv_ports_open() once,
  * after the parameters are loaded and the bootstrap knows rank and size, and
  * before anything else touches verbs.
  *
@@ -18,7 +18,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 
-#include "core/ibv/ports_select.h" /* GASNETC_IBV_LINK_IB / _ETH */
+#include "core/ibv/ports/ports_select.h" /* GASNETC_IBV_LINK_IB / _ETH */
 
 struct ibv_context;
 struct ibv_device_attr;
@@ -89,9 +89,10 @@ int gasnetc_ibv_qps_per_peer(void);
  * QPs are dealt round-robin over the ports. */
 int gasnetc_ibv_qp_port(int qp);
 
-/* ---- the verbs AM transport (connect.c, send.c, recv.c, cq.c, seg.c) ------
- * Design: core/ibv/README.  "Network peers" are the ranks outside this
- * process's PSHM neighbourhood; each has GASNET_NUM_QPS connections (ceps). */
+/* ---- the verbs AM transport (conn/, am/, wr/, mem/seg.c) --------------------
+ * Design: core/ibv/README and the README of each sub-folder.  "Network
+ * peers" are the ranks outside this process's PSHM neighbourhood; each has
+ * GASNET_NUM_QPS connections (ceps). */
 
 #include "core/am/wire.h"
 
@@ -216,7 +217,7 @@ void gasnetc_ibv_progress_stop(double timeout_s);
 int gasnetc_ibv_poll(int replies_only);
 
 /* The transport as ops tables (core/base/transport.h) that core/init.c
- * installs: AM for the core, RMA for the extended layer (rma.c). */
+ * installs: AM for the core, RMA for the extended layer (rdma.c). */
 struct gasnetc_am_net_ops;
 struct gasnete_rma_transport;
 extern const struct gasnetc_am_net_ops gasnetc_ibv_am_ops;

@@ -1,7 +1,8 @@
-/* core/ibv/ibv_internal.h: state shared by the files of the verbs AM
- * transport (connect.c, pool.c, send.c, recv.c, cq.c, seg.c).  Includes
- * <infiniband/verbs.h>; nothing outside core/ibv includes this header.
- * Design and protocol: core/ibv/README; credits: core/am/README.
+/* core/ibv/ibv_internal.h: the objects and functions shared by the
+ * sub-folders of the verbs transport (conn/, mem/, wr/, am/, rma/; ports/
+ * has its own headers).  Includes <infiniband/verbs.h>; nothing outside
+ * core/ibv includes this header.  Design: core/ibv/README and the README
+ * of each sub-folder; credits: core/am/README.
  *
  * Objects:
  *   res    one per opened HCA: PD, send CQ, receive CQ, segment MR
@@ -26,9 +27,9 @@
 
 #include "core/am/credit.h"
 #include "core/base/transport.h"
-#include "core/ibv/dynreg.h"
+#include "core/ibv/mem/dynreg.h"
 #include "core/ibv/ibv.h"
-#include "core/ibv/srq_plan.h"
+#include "core/ibv/mem/srq_plan.h"
 
 #ifndef GASNETC_IBV_MAX_HCAS
 #define GASNETC_IBV_MAX_HCAS 1
@@ -160,7 +161,7 @@ typedef struct gasnetc_sdesc {
     uint32_t rkey;               /* RDMA: remote key (desc_get: cep->rkey, the peer's segment) */
     struct gasnetc_ibv_hold *hold[2]; /* dynamic registrations released on completion
                                        * (dynreg.h; desc_get: NULL) */
-    gasnetc_sdesc_done_fn done;  /* NULL, or RMA completion (rma.c) */
+    gasnetc_sdesc_done_fn done;  /* NULL, or RMA completion (rdma.c) */
     void *ctx[2];                /* for done: completion counters */
     void *copy_to;               /* for done: Get through a bounce buffer */
 } gasnetc_sdesc_t;
@@ -179,9 +180,9 @@ typedef struct {
     gasnetc_ibv_port_t *ports;
     int nports;
     gasnetc_cep_t **peer_ceps;   /* [rank] -> nqps ceps; NULL for PSHM peers, self, and
-                                  * peers not connected yet (conn.c; atomic) */
+                                  * peers not connected yet (ondemand.c; atomic) */
     unsigned *peer_rr;           /* [rank] next QP index for Requests */
-    gasnetc_cep_t *ceps;         /* all of them, nceps (qp NULL until connected: conn.c) */
+    gasnetc_cep_t *ceps;         /* all of them, nceps (qp NULL until connected: ondemand.c) */
     int nceps;
     gasnetc_credit_config_t credit_cfg;
     gasnetc_credit_total_t credit_total;
@@ -215,22 +216,31 @@ static inline int gasnetc_ibv_seg_lkey(const gasnetc_ibv_res_t *res, const void 
     return 1;
 }
 
-/* ---- send.c ---------------------------------------------------------------------------- */
+/* ---- wr/wr.c: the work-request layer (core/ibv/wr/README) ----------------------------- */
 /* A send descriptor for cep with defaults (SEND, owned by the completion
  * path, no bounce buffer, no callback).  Handler-safe. */
 gasnetc_sdesc_t *gasnetc_ibv_desc_get(gasnetc_cep_t *cep, int op);
+/* Waits until the owned descriptor d is DONE, then frees it: poll_all != 0
+ * polls everything (not in handlers), else only reaps send completions. */
+void gasnetc_ibv_desc_wait(gasnetc_sdesc_t *d, int poll_all);
 /* A bounce buffer, waiting while none is free: poll_all != 0 polls
  * everything (not in handlers), else only reaps send completions. */
 gasnetc_ibv_slot_t *gasnetc_ibv_bbuf_get(int poll_all);
+/* Takes one send-queue slot of cep and one send-CQ entry, reaping send
+ * completions while none is free.  Handler-safe. */
+void gasnetc_ibv_reserve_send(gasnetc_cep_t *cep);
 /* Posts d (reserving a send-queue slot and a CQ entry first).  After this,
  * d belongs to the completion path unless d->owned.  Handler-safe. */
 void gasnetc_ibv_post_desc(gasnetc_sdesc_t *d);
-/* The connection a Request (or RMA) to network peer dest uses. */
-gasnetc_cep_t *gasnetc_ibv_pick_cep(uint32_t dest);
 /* Posts one receive buffer on cep's QP (a Reply buffer or the replacement
  * of a consumed Request buffer); takes it from the pool, growing it when
  * empty.  Handler-safe. */
 void gasnetc_ibv_post_rbuf(gasnetc_cep_t *cep, gasnetc_rbuf_t *rb);
+/* The connection a Request (or RMA) to network peer dest uses: round-robin
+ * over its QPs, connecting it first when it connects on demand. */
+gasnetc_cep_t *gasnetc_ibv_pick_cep(uint32_t dest);
+
+/* ---- am/send.c ------------------------------------------------------------------------- */
 /* Sends the backlogged Requests of a granted chain (gasnetc_credit_receive /
  * _drain), oldest first.  Handler-safe (waits only by reaping sends). */
 void gasnetc_ibv_send_chain(gasnetc_credit_node_t *chain);
@@ -238,7 +248,7 @@ void gasnetc_ibv_send_chain(gasnetc_credit_node_t *chain);
  * cep.  Handler-safe. */
 void gasnetc_ibv_send_ack(gasnetc_cep_t *cep, unsigned credits);
 
-/* ---- conn.c (on-demand connections) ------------------------------------------------- */
+/* ---- conn/ondemand.c (on-demand connections) ------------------------------------------ */
 /* dest's connections once usable, connecting first (polling while waiting;
  * only setup and send completions inside a handler).  Fatal for a PSHM peer
  * or a setup that fails.  The slow path of gasnetc_ibv_pick_cep. */
@@ -250,7 +260,7 @@ int gasnetc_ibv_conn_try(uint32_t dest);
  * at once when no rank connects on demand.  Any context (no handlers). */
 int gasnetc_ibv_conn_poll(void);
 
-/* ---- recv.c ---------------------------------------------------------------------------- */
+/* ---- am/recv.c ------------------------------------------------------------------------- */
 /* Handles one receive completion (status already checked): credits,
  * replacement buffer, handler, hidden Reply.  Not in replies-only polls. */
 void gasnetc_ibv_recv_one(gasnetc_rbuf_t *rb, uint32_t byte_len);
@@ -267,7 +277,7 @@ int gasnetc_ibv_rbuf_owe(gasnetc_cep_t *cep);
  * when rb is NULL.  Handler-safe. */
 void gasnetc_ibv_rbuf_repay(gasnetc_cep_t *cep, gasnetc_rbuf_t *rb);
 
-/* ---- srq.c (shared receive queues; core/ibv/README) ---------------------------------- */
+/* ---- mem/srq.c (shared receive queues; core/ibv/mem/README) --------------------------- */
 /* Resolves GASNET_USE_SRQ / GASNET_RBUF_COUNT once credit_cfg holds the
  * per-connection policy and nceps_per_hca[h] the connections on HCA h;
  * in SRQ mode re-resolves credit_cfg with the plan's credits.  Returns
@@ -296,7 +306,7 @@ int gasnetc_ibv_srq_retire(gasnetc_ibv_res_t *r);
  * the AM pools (plus VmPin/VmLck).  Init, after the pools exist. */
 void gasnetc_ibv_srq_report(void);
 
-/* ---- rndv.c (rendezvous Mediums with small receive buffers; core/ibv/README) ---------- */
+/* ---- am/rndv.c (rendezvous Mediums with small receive buffers; core/ibv/am/README) ----- */
 /* 1 when a Medium with this header and payload does not fit a receive
  * buffer and must travel by rendezvous. */
 static inline int gasnetc_ibv_rndv_needed(const gasnetc_am_hdr_t *h, size_t nbytes)
@@ -322,12 +332,12 @@ void gasnetc_ibv_rndv_landed(gasnetc_ibv_slot_t *land);
 /* Registered bytes of the staging and landing pools (GASNET_VERBOSEENV). */
 void gasnetc_ibv_rndv_counts(int *staged, size_t *stage_size, int *landing);
 
-/* ---- rma.c ----------------------------------------------------------------------------- */
+/* ---- rma/rdma.c ------------------------------------------------------------------------ */
 /* Reads the RMA parameters of gasnetc_ibv_rma_ops (the verbs RMA
  * transport core/init.c installs in the extended layer).  Init path. */
 void gasnetc_ibv_rma_init(void);
 
-/* ---- cq.c ------------------------------------------------------------------------------ */
+/* ---- wr/cq.c --------------------------------------------------------------------------- */
 /* Reaps send completions of every HCA (releases slots, bounce buffers and
  * descriptors).  Returns how many.  Handler-safe. */
 int gasnetc_ibv_reap_send(void);
@@ -345,13 +355,10 @@ int gasnetc_ibv_poll_recv_cq(gasnetc_ibv_res_t *r, int mode);
 /* Sends Requests that waited only for the process-wide credit total, when
  * any does.  Not in handlers. */
 void gasnetc_ibv_drain_backlogs(void);
-/* Takes one send-queue slot of cep and one send-CQ entry, reaping send
- * completions while none is free.  Handler-safe. */
-void gasnetc_ibv_reserve_send(gasnetc_cep_t *cep);
 /* Starts the thread that turns fatal asynchronous events of the HCAs into
  * a job exit.  Init path. */
 void gasnetc_ibv_async_start(void);
-/* ---- progress.c ------------------------------------------------------------------------ */
+/* ---- wr/progress.c --------------------------------------------------------------------- */
 /* The completion channel a CQ of r is created with: the one the receive
  * (is_send 0) or send (1) progress thread sleeps on, or NULL when that
  * thread is off.  Reads the thread parameters on first use.  Init path
@@ -366,7 +373,7 @@ size_t gasnetc_ibv_thread_stack(void);
 /* "hca=rxe0 qp_num=0x11 dest=(rank:1, qpi:0)"-style description of cep. */
 const char *gasnetc_ibv_cep_name(const gasnetc_cep_t *cep, char *buf, size_t len);
 
-/* ---- fault.c (test-only fault injection) ----------------------------------------------- */
+/* ---- wr/fault.c (test-only fault injection) -------------------------------------------- */
 /* Called for every successful send completion; with GASNET_TEST_QP_ERROR=N
  * moves cep's QP to the error state at rank 0's N-th.  Handler-safe. */
 void gasnetc_ibv_fault_completion(gasnetc_cep_t *cep);

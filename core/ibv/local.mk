@@ -1,52 +1,54 @@
-# core/ibv/local.mk: verbs transport (HCA/port discovery and selection, RC
-# connections, AM send/receive with credits, segment registration), the
-# in-tree probe tool of the Soft-RoCE test tier, and the verbs integration
-# tests (tests/integration/verbs/local.mk).
+# core/ibv/local.mk: verbs transport (core/ibv/README: ports and devices,
+# connections, memory and registration, work requests, AM, RMA; one
+# sub-folder each), the in-tree probe tool of the Soft-RoCE test tier, and
+# the verbs integration tests (tests/integration/verbs/local.mk).
 libgasnet_sources += \
-	core/ibv/ports_parse.c \
-	core/ibv/ports_select.c \
-	core/ibv/topo.c \
-	core/ibv/ports.c \
-	core/ibv/ports_report.c \
-	core/ibv/pool.c \
-	core/ibv/connect.c \
-	core/ibv/conn.c \
-	core/ibv/conn_policy.c \
-	core/ibv/connfile.c \
-	core/ibv/ud.c \
-	core/ibv/seg.c \
-	core/ibv/cseg.c \
-	core/ibv/send.c \
-	core/ibv/recv.c \
-	core/ibv/rndv.c \
-	core/ibv/mbox.c \
-	core/ibv/srq.c \
-	core/ibv/srq_plan.c \
-	core/ibv/cq.c \
-	core/ibv/progress.c \
-	core/ibv/fault.c \
-	core/ibv/dynreg.c \
-	core/ibv/fh_ops.c \
-	core/ibv/physmem.c \
-	core/ibv/odp.c \
-	core/ibv/rma.c
+	core/ibv/ports/ports_parse.c \
+	core/ibv/ports/ports_select.c \
+	core/ibv/ports/topo.c \
+	core/ibv/ports/ports.c \
+	core/ibv/ports/ports_report.c \
+	core/ibv/conn/connect.c \
+	core/ibv/conn/ondemand.c \
+	core/ibv/conn/conn_policy.c \
+	core/ibv/conn/connfile.c \
+	core/ibv/conn/ud.c \
+	core/ibv/mem/pool.c \
+	core/ibv/mem/seg.c \
+	core/ibv/mem/cseg.c \
+	core/ibv/mem/srq.c \
+	core/ibv/mem/srq_plan.c \
+	core/ibv/mem/dynreg.c \
+	core/ibv/mem/fh_ops.c \
+	core/ibv/mem/physmem.c \
+	core/ibv/mem/odp.c \
+	core/ibv/wr/wr.c \
+	core/ibv/wr/cq.c \
+	core/ibv/wr/progress.c \
+	core/ibv/wr/fault.c \
+	core/ibv/am/send.c \
+	core/ibv/am/recv.c \
+	core/ibv/am/rndv.c \
+	core/ibv/rma/rdma.c \
+	core/ibv/rma/mbox.c
 
 noinst_HEADERS += \
 	core/ibv/ibv.h \
 	core/ibv/ibv_internal.h \
-	core/ibv/conn.h \
-	core/ibv/conn_policy.h \
-	core/ibv/connfile.h \
-	core/ibv/dynreg.h \
-	core/ibv/fh_ibv.h \
-	core/ibv/rma_plan.h \
-	core/ibv/srq_plan.h \
-	core/ibv/ports_parse.h \
-	core/ibv/ports_select.h \
-	core/ibv/ports_probe.h \
-	core/ibv/topo.h
+	core/ibv/ports/ports_parse.h \
+	core/ibv/ports/ports_select.h \
+	core/ibv/ports/ports_probe.h \
+	core/ibv/ports/topo.h \
+	core/ibv/conn/conn.h \
+	core/ibv/conn/conn_policy.h \
+	core/ibv/conn/connfile.h \
+	core/ibv/mem/dynreg.h \
+	core/ibv/mem/fh_ibv.h \
+	core/ibv/mem/srq_plan.h \
+	core/ibv/rma/rma_plan.h
 
-EXTRA_DIST += core/ibv/README
+EXTRA_DIST += core/ibv/README core/ibv/ports/README core/ibv/conn/README core/ibv/mem/README \
+	core/ibv/wr/README core/ibv/am/README core/ibv/rma/README
 
 # Unit tests: the pure parsers and the selection policy (no hardware).
 UNIT_TESTS += tests/unit/test-ibv-parse tests/unit/test-ibv-select tests/unit/test-ibv-conn
@@ -61,10 +63,10 @@ tests_unit_test_ibv_select_CPPFLAGS = $(TEST_SEQ_CPPFLAGS) -D_GNU_SOURCE
 tests_unit_test_ibv_select_LDADD = $(TEST_SEQ_LIBS)
 # SRQ sizing and the credits it leaves (srq16).
 UNIT_TESTS += tests/unit/test-srq-plan
-tests_unit_test_srq_plan_SOURCES = tests/unit/test-srq-plan.c core/ibv/srq_plan.c
+tests_unit_test_srq_plan_SOURCES = tests/unit/test-srq-plan.c core/ibv/mem/srq_plan.c
 tests_unit_test_srq_plan_CPPFLAGS = $(TEST_SEQ_CPPFLAGS)
 UNIT_TESTS += tests/unit/test-srq-sim
-tests_unit_test_srq_sim_SOURCES = tests/unit/test-srq-sim.c core/ibv/srq_plan.c core/am/credit.c \
+tests_unit_test_srq_sim_SOURCES = tests/unit/test-srq-sim.c core/ibv/mem/srq_plan.c core/am/credit.c \
 	core/am/credit_policy.c
 tests_unit_test_srq_sim_CPPFLAGS = $(TEST_SEQ_CPPFLAGS)
 tests_unit_test_srq_sim_CFLAGS = $(LIB_CFLAGS)

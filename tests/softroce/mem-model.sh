@@ -1,5 +1,5 @@
 #!/bin/bash
-# mem-model.sh srq|rbuf: the measured points of core/ibv/README.  Runs
+# mem-model.sh srq|rbuf: the measured points of core/ibv/mem/README.  Runs
 # tests/integration/verbs/srq-mem with PSHM off on 2, 4 and 8 processes
 # (MEM_MODEL_NS) in three configurations and prints rank 0's accounted
 # pools (GASNET_VERBOSEENV) and every rank's VmPin.

@@ -2,7 +2,7 @@
 # rnr-zero.sh: runs COMMAND and fails unless no receiver-not-ready (RNR)
 # event was counted on any RDMA device meanwhile: the proof that AM flow
 # control (credits, and with GASNET_USE_SRQ the SRQ sizing of
-# core/ibv/README "Shared receive queues") never lets a SEND meet an empty
+# core/ibv/mem/README "Shared receive queues") never lets a SEND meet an empty
 # receive queue.
 #
 #   rnr-zero.sh -- COMMAND [ARG...]

@@ -1,17 +1,17 @@
 /* tests/unit/test-ibv-conn.c: the pure parts of connection management:
- * connect files (core/ibv/connfile.c: paths with %, parsing with bases,
+ * connect files (core/ibv/conn/connfile.c: paths with %, parsing with bases,
  * ranges, several lines per node, the symmetric rule, every error; writing
  * with ranges and long-line splitting, and reading back what was written),
  * retransmission backoff, the crossed-request tie-break, the default of
  * GASNET_CONNECT_RCVS and the GASNET_USE_XRC decision
- * (core/ibv/conn_policy.c).  One line per check; exit 0 only if all passed.
+ * (core/ibv/conn/conn_policy.c).  One line per check; exit 0 only if all passed.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/ibv/conn_policy.h"
-#include "core/ibv/connfile.h"
+#include "core/ibv/conn/conn_policy.h"
+#include "core/ibv/conn/connfile.h"
 #include "tests/unit/unit-check.h"
 
 #define N 64

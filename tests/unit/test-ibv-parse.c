@@ -1,5 +1,5 @@
 /* tests/unit/test-ibv-parse.c: the pure parsers of HCA/port selection
- * (core/ibv/ports_parse.c): GASNET_IBV_PORTS filters, the
+ * (core/ibv/ports/ports_parse.c): GASNET_IBV_PORTS filters, the
  * GASNET_IBV_LIST_PORTS_NODES rank list, GASNET_MAX_MTU, GASNET_IBV_PKEY and
  * the GID preference.  Valid and invalid input; errors must name the culprit.
  * One line per check; exit 0 only if all passed.
@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/ibv/ports_parse.h"
+#include "core/ibv/ports/ports_parse.h"
 #include "tests/unit/unit-check.h"
 
 

@@ -1,5 +1,5 @@
 /* tests/unit/test-ibv-select.c: the HCA/port selection policy
- * (core/ibv/ports_select.c) on made-up machines: filters, inactive ports,
+ * (core/ibv/ports/ports_select.c) on made-up machines: filters, inactive ports,
  * first-port rule, link layers, the build's HCA limit, GASNET_NUM_QPS and
  * the hwloc nearest-HCA preference.  One line per check; exit 0 only if all
  * passed.
@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/ibv/ports_select.h"
+#include "core/ibv/ports/ports_select.h"
 #include "tests/unit/unit-check.h"
 
 

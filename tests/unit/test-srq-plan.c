@@ -1,10 +1,10 @@
 /* tests/unit/test-srq-plan.c: the SRQ decision and sizing of
- * core/ibv/srq_plan.c on made-up jobs: GASNET_USE_SRQ's -1 / 0 / N rules,
+ * core/ibv/mem/srq_plan.c on made-up jobs: GASNET_USE_SRQ's -1 / 0 / N rules,
  * GASNET_RBUF_COUNT as a maximum (credits lowered to fit, clear error when
  * it cannot), the no-RNR sizing posted = connections*PP + TOTAL per HCA,
  * and those invariants over many random inputs.
  */
-#include "core/ibv/srq_plan.h"
+#include "core/ibv/mem/srq_plan.h"
 
 #include <stdlib.h>
 #include <string.h>

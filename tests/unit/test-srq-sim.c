@@ -17,7 +17,7 @@
  * Usage: test-srq-sim [nseeds [first-seed]].
  */
 #include "core/am/credit.h"
-#include "core/ibv/srq_plan.h"
+#include "core/ibv/mem/srq_plan.h"
 
 #include <stdint.h>
 #include <stdio.h>

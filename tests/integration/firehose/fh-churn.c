@@ -22,7 +22,7 @@
 
 #include "../test.h"
 
-/* Test hook of core/ibv/fh_ops.c (not a public API). */
+/* Test hook of core/ibv/mem/fh_ops.c (not a public API). */
 extern const char *gasnetc_fh_stats_line(char *buf, size_t len);
 
 #define BW_BYTES ((size_t)4 << 20)

@@ -25,7 +25,7 @@
 
 #define XFER ((size_t)1 << 20)
 
-/* Test hook of core/ibv/fh_ops.c (not a public API). */
+/* Test hook of core/ibv/mem/fh_ops.c (not a public API). */
 extern const char *gasnetc_fh_stats_line(char *buf, size_t len);
 
 /* Drops CAP_IPC_LOCK (so RLIMIT_MEMLOCK applies, even to root) and sets the

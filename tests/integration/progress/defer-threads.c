@@ -1,5 +1,5 @@
 /* tests/integration/progress/defer-threads.c: GEX_FLAG_DEFER_THREADS and
- * gex_System_QueryProgressThreads (core/ibv/README "Progress threads").
+ * gex_System_QueryProgressThreads (core/ibv/wr/README "Progress threads").
  * PAR build; 2 processes whose peer is reached over verbs
  * (GASNET_SUPERNODE_MAXSIZE=1) with GASNET_RCV_THREAD=1 and
  * GASNET_SND_THREAD=1; over PSHM it SKIPs (no verbs threads there).

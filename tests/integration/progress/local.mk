@@ -1,5 +1,5 @@
 # tests/integration/progress/local.mk: tests of the verbs progress threads
-# and of asynchronous AM local completion (core/ibv/README "Progress
+# and of asynchronous AM local completion (core/ibv/wr/README "Progress
 # threads", "Asynchronous local completion"); included from
 # core/ibv/local.mk.  PAR builds: the threads exist only there.  They run
 # over verbs in the Soft-RoCE tier (tests/softroce/verbs.d/threads.manifest);

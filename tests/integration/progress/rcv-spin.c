@@ -2,7 +2,7 @@
  * (GASNET_RCV_THREAD) runs handlers while the application does not call
  * GASNet.  PAR build; 2 processes whose peer is reached over verbs
  * (GASNET_SUPERNODE_MAXSIZE=1); over PSHM it SKIPs (the receive thread
- * serves verbs only: core/ibv/README "Progress threads").
+ * serves verbs only: core/ibv/wr/README "Progress threads").
  *
  *   rcv-spin on [N [MIN_MS]]  N round trips (default 200): rank 0 sends a
  *       Request and spins on memory until the Reply handler (run by its
@@ -18,7 +18,7 @@
  *       and fewer than 4 CPUs: the 2-vCPU guest) the median one-way time
  *       must be below 10 ms, and the 90th percentile is reported: there a
  *       receive thread's wake-up waits for the scheduler to preempt a
- *       spinner (core/ibv/README "Progress threads: measurements").
+ *       spinner (core/ibv/wr/README "Progress threads: measurements").
  *       MIN_MS > 0 instead requires a median round trip of at least
  *       MIN_MS (GASNET_RCV_THREAD_RATE check: each thread wakes at most
  *       RATE times per second).

@@ -16,7 +16,7 @@ tests_integration_rmav_rmav_lc_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
 tests_integration_rmav_rmav_lc_CFLAGS = $(IT_CFLAGS)
 tests_integration_rmav_rmav_lc_LDADD = $(TEST_SEQ_LIBS)
 
-# Pure arithmetic of core/ibv/rma_plan.h (no library needed).
+# Pure arithmetic of core/ibv/rma/rma_plan.h (no library needed).
 UNIT_TESTS += tests/integration/rmav/test-rma-plan
 tests_integration_rmav_test_rma_plan_SOURCES = tests/integration/rmav/test-rma-plan.c
 tests_integration_rmav_test_rma_plan_CFLAGS = $(GASNETI_WARN_CFLAGS)

@@ -1,5 +1,5 @@
 /* tests/integration/rmav/rmav-lc.c: local completion and visibility of puts
- * over verbs (core/ibv/rma.c).
+ * over verbs (core/ibv/rma/rdma.c).
  *
  *   rmav-lc [--bounce BYTES] [--fenced] [--burst N]
  *

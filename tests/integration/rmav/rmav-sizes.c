@@ -1,5 +1,5 @@
 /* tests/integration/rmav/rmav-sizes.c: put and get across every size class
- * of the verbs RMA transport (core/ibv/rma.c), every completion form, odd
+ * of the verbs RMA transport (core/ibv/rma/rdma.c), every completion form, odd
  * alignments, in- and out-of-segment local buffers; data verified byte for
  * byte, guard bytes around every destination.
  *

@@ -1,10 +1,10 @@
-/* tests/integration/rmav/test-rma-plan.c: unit test of core/ibv/rma_plan.h,
+/* tests/integration/rmav/test-rma-plan.c: unit test of core/ibv/rma/rma_plan.h,
  * the arithmetic that cuts a verbs put/get into stripes over QPs and pieces
  * (no hardware).  The rules come from the seed README's
  * GASNET_PUT_STRIPE_SZ / GASNET_GET_STRIPE_SZ: striping only with several
  * QPs and above the stripe size; 0 or a value above the port's largest
  * message means that message size. */
-#include "core/ibv/rma_plan.h"
+#include "core/ibv/rma/rma_plan.h"
 
 #include <stdio.h>
 

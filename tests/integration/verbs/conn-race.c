@@ -3,7 +3,7 @@
  * gex_Client_Init returns (no barrier before: init ends with bootstrap
  * collectives, so the ranks leave it together).  Run with
  * GASNET_CONNECT_STATIC=0 it makes every connection on demand, most of them
- * with crossed requests (core/ibv/README "On-demand connections").
+ * with crossed requests (core/ibv/conn/README "On-demand connections").
  *
  *   conn-race [put|am] [K]
  *     put (default): the first contact with each peer is a blocking put of

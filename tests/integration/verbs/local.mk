@@ -17,7 +17,7 @@ tests_integration_verbs_am_flood_par_CFLAGS = $(IT_CFLAGS) -pthread
 tests_integration_verbs_am_flood_par_LDADD = $(TEST_PAR_LIBS)
 
 # What the AM transport pins (VmPin) at start and after traffic: the
-# measured points of core/ibv/README "Memory and start-up model" (srq16).
+# measured points of core/ibv/mem/README "Memory and start-up model" (srq16).
 INTEGRATION_TESTS += tests/integration/verbs/srq-mem
 tests_integration_verbs_srq_mem_SOURCES = tests/integration/verbs/srq-mem.c
 tests_integration_verbs_srq_mem_CPPFLAGS = $(IT_SEQ_CPPFLAGS)

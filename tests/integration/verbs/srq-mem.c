@@ -1,5 +1,5 @@
 /* tests/integration/verbs/srq-mem.c: measures what the AM transport pins,
- * for the memory model of core/ibv/README ("Memory and start-up model").
+ * for the memory model of core/ibv/mem/README ("Memory and start-up model").
  *
  *   srq-mem [K]   (default K = 32)
  *

@@ -1,0 +1,131 @@
+/* core/ibv/wr/wr.c: the work-request layer under the AM protocol
+ * (core/ibv/am), RMA and the mailbox (core/ibv/rma): send descriptors,
+ * bounce buffers, the choice of QP for a peer, and posting, with the
+ * send-queue slot and send-CQ entry every post reserves first.  Completions
+ * come back through cq.c (send_done: slots, buffers, holds, DONE or free).
+ * Below it: the pools (mem/pool.c) and the connections (conn/).
+ * Design: core/ibv/wr/README.
+ */
+#include "core/ibv/ibv_internal.h"
+
+#include <string.h>
+
+/* ---- descriptors and bounce buffers ------------------------------------------- */
+gasnetc_sdesc_t *gasnetc_ibv_desc_get(gasnetc_cep_t *c, int op)
+{
+    gasnetc_sdesc_t *d = (gasnetc_sdesc_t *)gasnetc_ibv_pool_get(&gasnetc_ibv.desc_pool, 1);
+    if (!d) gasneti_fatalerror("out of memory for send descriptors");
+    d->cep = c;
+    d->bbuf = NULL;
+    d->hdr = d->slot.data;
+    d->state = GASNETC_SD_READY;
+    d->owned = 0;
+    d->op = (uint8_t)op;
+    d->wr = GASNETC_WR_SEND;
+    d->inl = 0;
+    d->nsge = 1;
+    d->done = NULL;
+    d->rkey = c->rkey;
+    d->hold[0] = d->hold[1] = NULL;
+    return d;
+}
+
+/* A bounce buffer; while none is free, Requests poll everything and
+ * Replies (maybe in a handler) reap send completions only. */
+gasnetc_ibv_slot_t *gasnetc_ibv_bbuf_get(int is_req)
+{
+    for (;;) {
+        gasnetc_ibv_slot_t *s = gasnetc_ibv_pool_get(&gasnetc_ibv.bbuf_pool, 1);
+        if (s) return s;
+        if (is_req) gasnetc_ibv.up.poll();
+        else gasnetc_ibv.up.poll_idle(gasnetc_ibv_reap_send());
+    }
+}
+
+/* Waits until owned descriptor d is DONE (its send completed), then frees
+ * it: Requests poll everything, Replies (maybe in a handler) only reap
+ * send completions. */
+void gasnetc_ibv_desc_wait(gasnetc_sdesc_t *d, int is_req)
+{
+    while (GASNETC_ATOMIC_LOAD(&d->state) != GASNETC_SD_DONE) {
+        if (is_req) gasnetc_ibv.up.poll();
+        else gasnetc_ibv.up.poll_idle(gasnetc_ibv_reap_send());
+    }
+    gasnetc_ibv_pool_put(&gasnetc_ibv.desc_pool, &d->slot);
+}
+
+/* ---- posting ------------------------------------------------------------------ */
+static int take_one(int *avail)
+{
+    if (GASNETC_ATOMIC_ADD(avail, -1) >= 0) return 1;
+    GASNETC_ATOMIC_ADD(avail, 1);
+    return 0;
+}
+
+void gasnetc_ibv_reserve_send(gasnetc_cep_t *c)
+{
+    while (!take_one(&c->sq_avail)) gasnetc_ibv_reap_send();
+    while (!take_one(&c->res->scq_avail)) gasnetc_ibv_reap_send();
+}
+
+void gasnetc_ibv_post_desc(gasnetc_sdesc_t *d)
+{
+    gasnetc_cep_t *c = d->cep;
+    struct ibv_send_wr wr, *bad = NULL;
+    memset(&wr, 0, sizeof(wr));
+    wr.wr_id = (uintptr_t)d;
+    wr.sg_list = d->sge;
+    wr.num_sge = d->nsge;
+    wr.send_flags = IBV_SEND_SIGNALED | (d->inl ? IBV_SEND_INLINE : 0);
+    if (d->wr == GASNETC_WR_SEND) {
+        wr.opcode = IBV_WR_SEND;
+    } else {
+        wr.opcode = d->wr == GASNETC_WR_WRITE ? IBV_WR_RDMA_WRITE : IBV_WR_RDMA_READ;
+        wr.wr.rdma.remote_addr = d->raddr;
+        wr.wr.rdma.rkey = d->rkey;
+    }
+    gasnetc_ibv_reserve_send(c);
+    /* POSTED before the post: the completion (which sets DONE) may come
+     * before ibv_post_send returns. */
+    GASNETC_ATOMIC_STORE(&d->state, GASNETC_SD_POSTED);
+    int rc = ibv_post_send(c->qp, &wr, &bad);
+    if (rc) {
+        char name[128];
+        gasneti_fatalerror("ibv_post_send failed: %s (%s, %u bytes)", strerror(rc),
+                           gasnetc_ibv_cep_name(c, name, sizeof(name)),
+                           (unsigned)(d->sge[0].length + (d->nsge > 1 ? d->sge[1].length : 0)));
+    }
+}
+
+void gasnetc_ibv_post_rbuf(gasnetc_cep_t *c, gasnetc_rbuf_t *rb)
+{
+    if (!rb) rb = (gasnetc_rbuf_t *)gasnetc_ibv_pool_get(&gasnetc_ibv.rbuf_pool, 1);
+    if (!rb) gasneti_fatalerror("out of memory for AM receive buffers");
+    rb->cep = c;
+    struct ibv_sge sge;
+    sge.addr = (uintptr_t)rb->slot.data;
+    sge.length = (uint32_t)gasnetc_ibv.rbuf_size;
+    sge.lkey = rb->slot.lkey[c->res->index];
+    struct ibv_recv_wr wr, *bad = NULL;
+    memset(&wr, 0, sizeof(wr));
+    wr.wr_id = (uintptr_t)rb;
+    wr.sg_list = &sge;
+    wr.num_sge = 1;
+    int rc = ibv_post_recv(c->qp, &wr, &bad);
+    if (rc) {
+        char name[128];
+        gasneti_fatalerror("ibv_post_recv failed: %s (%s)", strerror(rc),
+                           gasnetc_ibv_cep_name(c, name, sizeof(name)));
+    }
+}
+
+/* ---- which QP ------------------------------------------------------------------- */
+gasnetc_cep_t *gasnetc_ibv_pick_cep(uint32_t dest)
+{
+    gasnetc_cep_t *ceps =
+        dest < gasnetc_ibv.size ? GASNETC_ATOMIC_LOAD(&gasnetc_ibv.peer_ceps[dest]) : NULL;
+    if (__builtin_expect(!ceps, 0)) ceps = gasnetc_ibv_conn_get(dest); /* first use: ondemand.c */
+    if (gasnetc_ibv.nqps == 1) return ceps;
+    unsigned q = GASNETC_ATOMIC_ADD(&gasnetc_ibv.peer_rr[dest], 1u);
+    return &ceps[q % (unsigned)gasnetc_ibv.nqps];
+}
