@@ -77,7 +77,7 @@ gasnetrun_ibv_SOURCES = \
 	contrib/launcher/spawn_mpi.c \
 	contrib/launcher/alloc.c \
 	contrib/launcher/janitor.c \
-	contrib/launcher/relay.c \
+	contrib/launcher/exit_relay.c \
 	contrib/launcher/link.c \
 	contrib/launcher/node.c \
 	contrib/launcher/setup.c \

@@ -5,7 +5,7 @@ layer.  The macros only forward to the core's variadic entry points
 (gasnetc_AM_*), passing the argument count explicitly, except the Shorts
 of up to SHORT_FIXED arguments: those call non-variadic entry points
 (gasnetc_AM_RequestShort<n>, gasnetc_AM_ReplyShort<n>), whose fast path
-fills a queue slot straight from registers (core/am.c).
+fills a queue slot straight from registers (core/am_fpam.c).
 
 Run from the top of the source tree:  python3 contrib/gen-am-macros.py
 The output is committed; tests/unit/check-generated.sh checks it is fresh.

@@ -15,7 +15,7 @@
  * a Long asking for more grows the buffer.
  *
  * Commit builds the same header as the fixed-payload calls and sends it
- * through core/am.c's paths, so routing (PSHM / verbs), credits, IMMEDIATE
+ * through core/am_fpam.c's paths, so routing (PSHM / verbs), credits, IMMEDIATE
  * and local completion are those of the fixed-payload calls, and so is the
  * endpoint addressed: the one the Request's team names (TM-pairs), or for a
  * Reply the endpoint that sent the Request.  Both

@@ -537,7 +537,8 @@ static void exit_finish(void)
     _exit(code);
 }
 
-/* A local exit: gasnet_exit, or gasnetc_exit_now with notify. */
+/* A local exit (gasnet_exit): coordinated with the other ranks unless
+ * collective_possible is 0. */
 static void exit_local(int code, int collective_possible) __attribute__((__noreturn__));
 static void exit_local(int code, int collective_possible)
 {
@@ -573,13 +574,6 @@ void gasnet_exit(int exitcode)
     if (!gasneti_init_done || !LOAD(ex.inited)) exit(exitcode);
     if (getpid() != ex.pid) _exit(exitcode & 0xff); /* a forked child is not a rank */
     exit_local(exitcode & 0xff, 1);
-}
-
-void gasnetc_exit_now(int code, int notify)
-{
-    if (notify) exit_local(code & 0xff, 0);
-    exit_remote(code & 0xff, WHY_REQUEST);
-    park();
 }
 
 /* Bootstrap thread: gasnetrun_ibv asks this rank to leave. */

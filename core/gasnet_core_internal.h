@@ -1,7 +1,9 @@
 /* core/gasnet_core_internal.h: state and services the core offers to the
- * rest of the library (extended API, firehose, transports).  Not installed.
+ * layers above it (the extended API, diag/).  The transports below it see
+ * only core/base.  Not installed.
  *
- * Ownership: core/ (init.c, am.c, handlers.c, poll.c, exit.c, objects.c).
+ * Ownership: core/ (init.c, am_fpam.c, am_npam.c, handlers.c, poll.c, exit.c,
+ * objects.c).
  */
 #ifndef GASNETC_CORE_INTERNAL_H
 #define GASNETC_CORE_INTERNAL_H
@@ -118,7 +120,7 @@ void gasnetc_poll(void);
 void gasnetc_poll_replies(void);
 
 /* ---- what the core needs from the extended layer ---------------------------- */
-/* extended/init.c fills gasnete_core_ops; core/init.c installs it as
+/* extended/hooks.c fills gasnete_core_ops; core/init.c installs it as
  * gasnetc_ext at the start of gex_Client_Init. */
 typedef struct gasnetc_ext_ops {
     /* Once at the end of gex_Client_Init (bootstrap, PSHM and verbs up),
@@ -127,7 +129,7 @@ typedef struct gasnetc_ext_ops {
     /* Every gasnetc_poll: progress of outstanding extended operations. */
     void (*progress)(void);
     /* Asynchronous local completion of a Request over the network
-     * (core/am.c): lc_opt = &event gets a fresh NB event whose op counter
+     * (core/am_fpam.c): lc_opt = &event gets a fresh NB event whose op counter
      * goes in *cmpl; GEX_EVENT_GROUP puts the calling thread's current NBI
      * set (category GEX_EC_AM) in *cmpl; discard recycles an event from
      * am_lc_event that the client never saw.  Lock-free; initiating

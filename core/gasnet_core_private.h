@@ -45,12 +45,12 @@ int gasnetc_handlers_register(gex_EP_t ep, gex_AM_Entry_t *table, size_t n, int 
 /* The network (verbs) and neighbour (PSHM) transports' AM entries
  * (core/base/transport.h) and the extended layer's services, installed by
  * core/init.c first thing in gex_Client_Init; nothing calls through them
- * before.  Defined in core/am.c. */
+ * before.  Defined in core/am_fpam.c. */
 extern gasnetc_am_net_ops_t gasnetc_am_net;
 extern gasnetc_am_nbr_ops_t gasnetc_am_nbr;
 extern gasnetc_ext_ops_t gasnetc_ext;
 
-/* ---- AM send paths shared by core/am.c and core/am_npam.c ---------------- */
+/* ---- AM send paths shared by core/am_fpam.c and core/am_npam.c ---------------- */
 /* Fills an AM header (src_rank = this rank, no dest_addr, no credits). */
 void gasnetc_am_fill_hdr(gasnetc_am_hdr_t *h, unsigned category, int is_req,
                          gex_AM_Index_t handler, size_t nbytes, unsigned numargs,
@@ -97,8 +97,6 @@ void gasnetc_exit_init(void);
 void gasnetc_remote_exit_cb(int code);
 /* Checked by every poll: runs the exit path if another rank asked for it. */
 void gasnetc_exit_check(void);
-/* Leaves now with code after telling the job (no return). */
-void gasnetc_exit_now(int code, int notify) __attribute__((__noreturn__));
 
 /* Largest segment this process may attach (computed at init). */
 extern uintptr_t gasnetc_max_local_segment;

@@ -5,7 +5,7 @@ libgasnet_sources += \
 	core/objects.c \
 	core/init.c \
 	core/handlers.c \
-	core/am.c \
+	core/am_fpam.c \
 	core/am_npam.c \
 	core/poll.c \
 	core/exit.c

@@ -190,7 +190,7 @@ void gasnete_nbi_am_lc_cmpl(gasnete_cmpl_t *cmpl);
 /* Recycles an event from gasnete_event_new that was never handed out. */
 void gasnete_event_discard(gex_Event_t ev);
 
-/* ---- the hooks the core calls (extended/init.c) ------------------------------ */
+/* ---- the hooks the core calls (extended/hooks.c) ------------------------------ */
 /* Once at the end of gex_Client_Init: every service initializes itself. */
 void gasnete_init(void);
 /* After every poll: progress of outstanding extended operations. */

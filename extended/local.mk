@@ -21,7 +21,7 @@ libgasnet_sources += \
 	extended/vis_pc.c \
 	extended/ep.c \
 	extended/ep_rma.c \
-	extended/init.c
+	extended/hooks.c
 
 EXTRA_DIST += extended/README
 noinst_HEADERS += extended/extended_internal.h extended/barrier.h extended/barrier_pshm.h extended/barrier_rdma.h extended/ratomic_ops.h extended/ratomic_flight.h \

@@ -67,11 +67,6 @@ static GASNETI_NORETURN void malformed(int from, size_t len, const char *what)
                        from, len, what);
 }
 
-size_t firehose_reply_size(void)
-{
-    return sizeof(fh_reply_t);
-}
-
 size_t firehose_move_handle(firehose_t *fh, int from, const void *msg, size_t len, void *reply,
                             size_t cap)
 {

@@ -261,8 +261,9 @@ int firehose_poll(firehose_t *fh);
 
 /* Granting side: handles a move request from node `from` (releases, then
  * the new region, put-in-move data delivered first).  Writes the reply into
- * reply[0..cap) and returns its length (0: no reply needed); cap must be at
- * least firehose_reply_size().  Malformed input is fatal.  Instance lock;
+ * reply[0..cap) and returns its length (0: no reply needed); cap must hold
+ * one reply (sizeof(fh_reply_t), fh_move.h; a smaller cap is fatal).  Malformed
+ * input is fatal.  Instance lock;
  * may call ops->pin/unpin/deliver; for the AM Request handler. */
 size_t firehose_move_handle(firehose_t *fh, int from, const void *msg, size_t len, void *reply,
                             size_t cap);
@@ -271,8 +272,5 @@ size_t firehose_move_handle(firehose_t *fh, int from, const void *msg, size_t le
  * at the next firehose_poll().  Malformed input is fatal.  Instance lock;
  * for the AM Reply handler. */
 void firehose_reply_handle(firehose_t *fh, int from, const void *msg, size_t len);
-
-/* Size of every reply (for the transport's buffer).  Pure. */
-size_t firehose_reply_size(void);
 
 #endif /* FIREHOSE_H */

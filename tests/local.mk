@@ -10,9 +10,9 @@
 INTEGRATION_TESTS += \
 	tests/integration/am-args \
 	tests/integration/am-payload \
-	tests/integration/rma \
-	tests/integration/barrier \
-	tests/integration/legacy \
+	tests/integration/rma-forms \
+	tests/integration/barrier-sync \
+	tests/integration/legacy-api \
 	tests/integration/par \
 	tests/integration/exitcode
 
@@ -44,20 +44,20 @@ tests_integration_am_payload_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
 tests_integration_am_payload_CFLAGS = $(IT_CFLAGS)
 tests_integration_am_payload_LDADD = $(TEST_SEQ_LIBS)
 
-tests_integration_rma_SOURCES = tests/integration/rma.c
-tests_integration_rma_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
-tests_integration_rma_CFLAGS = $(IT_CFLAGS)
-tests_integration_rma_LDADD = $(TEST_SEQ_LIBS)
+tests_integration_rma_forms_SOURCES = tests/integration/rma-forms.c
+tests_integration_rma_forms_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
+tests_integration_rma_forms_CFLAGS = $(IT_CFLAGS)
+tests_integration_rma_forms_LDADD = $(TEST_SEQ_LIBS)
 
-tests_integration_barrier_SOURCES = tests/integration/barrier.c
-tests_integration_barrier_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
-tests_integration_barrier_CFLAGS = $(IT_CFLAGS)
-tests_integration_barrier_LDADD = $(TEST_SEQ_LIBS)
+tests_integration_barrier_sync_SOURCES = tests/integration/barrier-sync.c
+tests_integration_barrier_sync_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
+tests_integration_barrier_sync_CFLAGS = $(IT_CFLAGS)
+tests_integration_barrier_sync_LDADD = $(TEST_SEQ_LIBS)
 
-tests_integration_legacy_SOURCES = tests/integration/legacy.c
-tests_integration_legacy_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
-tests_integration_legacy_CFLAGS = $(IT_CFLAGS)
-tests_integration_legacy_LDADD = $(TEST_SEQ_LIBS)
+tests_integration_legacy_api_SOURCES = tests/integration/legacy-api.c
+tests_integration_legacy_api_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
+tests_integration_legacy_api_CFLAGS = $(IT_CFLAGS)
+tests_integration_legacy_api_LDADD = $(TEST_SEQ_LIBS)
 
 tests_integration_par_SOURCES = tests/integration/par.c
 tests_integration_par_CPPFLAGS = $(IT_PAR_CPPFLAGS)

@@ -280,7 +280,7 @@ const char *gasnetrun_allocation(void);
 char **gasnetrun_job_hosts(uint32_t *n, const char **from, int quiet);
 void gasnetrun_hosts_free(char **hosts, uint32_t n);
 
-/* relay.c: the mpi/pmi exit relay (NULL relay: every call a no-op). */
+/* exit_relay.c: the mpi/pmi exit relay (NULL relay: every call a no-op). */
 typedef struct gasnetrun_relay gasnetrun_relay_t;
 struct pollfd;
 /* Listens on a TCP port; NULL (after a message) when it cannot. */

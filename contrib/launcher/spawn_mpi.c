@@ -11,7 +11,7 @@
  * (bootstrap/mpi, bootstrap/pmi) do the rest.  The job id names the ranks'
  * shared-memory objects, which gasnetrun_ibv removes afterwards.
  *
- * The ranks also get GASNETRUN_EXIT_ADDR/KEY of the exit relay (relay.c),
+ * The ranks also get GASNETRUN_EXIT_ADDR/KEY of the exit relay (exit_relay.c),
  * through which a rank's gasnet_exit reaches the others at once.
  *
  * The command runs in its own process group and gets SIGTERM when

@@ -1,7 +1,7 @@
 /* core/base/transport.h: the interfaces between the transports (core/ibv,
  * core/pshm) and the layers above them, as ops tables of function
  * pointers.  The transports fill the tables that describe them; the core
- * (core/am.c, poll.c, exit.c) and the extended layer call through them; the
+ * (core/am_fpam.c, poll.c, exit.c) and the extended layer call through them; the
  * wiring file core/init.c installs each table at gex_Client_Init.  So a
  * transport never names a function of the core or of extended/, and those
  * name no function of a transport (ARCHITECTURE section 3, tests/deps/layers).
@@ -9,7 +9,7 @@
  *   gasnetc_am_net_ops_t     the network transport's AM entries (verbs)
  *   gasnetc_am_nbr_ops_t     the neighbour transport's AM entries (PSHM)
  *   gasnetc_nbr_fast         the neighbour queues the inline AM fast path
- *                            of core/am.c writes into (filled by PSHM)
+ *                            of core/am_fpam.c writes into (filled by PSHM)
  *   gasnetc_transport_up_t   what a transport needs from the core
  *   gasnete_rma_transport_t  the network RMA entries (extended/rma.c)
  *   gasnete_cmpl_t           the completion counters RMA and AM lc_opt
@@ -85,7 +85,7 @@ typedef struct gasnetc_am_nbr_ops {
     void (*fini)(void);
 } gasnetc_am_nbr_ops_t;
 
-/* The AM fast path to neighbours (core/am.c, release builds; core/pshm/README
+/* The AM fast path to neighbours (core/am_fpam.c, release builds; core/pshm/README
  * "AM fast path"): the neighbourhood as the run of job ranks [first,
  * first + n), me = my index in it, the Request and Reply queues per index,
  * and reqlane/replane: the lanes from me per index (NULL at mine), or NULL

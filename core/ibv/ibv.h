@@ -180,7 +180,7 @@ int gasnetc_ibv_cseg_long_ok(uint32_t rank, uint64_t raddr, size_t len);
 int gasnetc_ibv_am_send(uint32_t dest, void *net, gasnetc_am_hdr_t *hdr, const void *payload,
                         size_t nbytes, int immediate, void *lc);
 
-/* The AM Short fast path (core/am.c, release builds): a Short to job rank
+/* The AM Short fast path (core/am_fpam.c, release builds): a Short to job rank
  * dest, a Request (net NULL) over an established connection or a Reply on
  * net, its wire header packed from the nargs int arguments in *ap straight
  * into a send descriptor (no gasnetc_am_hdr_t, no routing).  Waits for

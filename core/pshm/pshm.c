@@ -24,9 +24,12 @@
 #include "other/log/log.h"
 #include "other/param/param.h"
 
-#ifndef GASNETC_IBV_MAX_MEDIUM
-#define GASNETC_IBV_MAX_MEDIUM 65536
-#endif
+/* Payload bytes of one queue buffer: the largest Medium, rounded up to
+ * 64 KiB.  PSHM's own size, whatever the verbs buffers are configured to
+ * (--with-ibv-max-medium). */
+#define GASNETC_PSHM_MAX_PAYLOAD 65536
+_Static_assert(GASNETC_PSHM_MAX_PAYLOAD >= GASNETC_MAX_MEDIUM_LUB,
+               "a PSHM queue buffer holds the largest Medium");
 
 /* Messages delivered per queue and poll call: bounds the time one poll
  * spends in handlers while keeping the per-call overhead amortised (one
@@ -173,7 +176,7 @@ static void shared_format(gasnetc_pshm_shared_t *sh, uint32_t n, uint32_t depth,
     sh->lsize = lsize;
     __atomic_store_n(&sh->exit_word, 0, __ATOMIC_RELAXED);
     for (uint32_t i = 0; i < 2 * n; i++)
-        gasnetc_pshmq_init(base + (size_t)i * qsize, depth, GASNETC_IBV_MAX_MEDIUM);
+        gasnetc_pshmq_init(base + (size_t)i * qsize, depth, GASNETC_PSHM_MAX_PAYLOAD);
     for (int w = 0; lane_depth && w < 2; w++)
         for (uint32_t r = 0; r < n; r++)
             for (uint32_t s = 0; s < n; s++)
@@ -278,7 +281,7 @@ int gasnetc_pshm_init(const gasneti_bootstrap_ops_t *boot, uint32_t rank, uint32
                            (long long)depth);
         status = -1;
     } else {
-        qsize = gasnetc_pshmq_size((uint32_t)depth, GASNETC_IBV_MAX_MEDIUM);
+        qsize = gasnetc_pshmq_size((uint32_t)depth, GASNETC_PSHM_MAX_PAYLOAD);
         lane_depth = lane_depth_for(st->n, (uint32_t)depth);
         lsize = lane_depth ? gasnetc_pshmq_size(lane_depth, GASNETC_PSHMQ_INLINE) : 0;
         if (qsize == 0 ||
@@ -384,7 +387,7 @@ static int try_send(uint32_t dest, const gasnetc_am_hdr_t *hdr, const void *payl
     if (rc < 0)
         gasneti_fatalerror("PSHM: AM payload of %zu bytes to rank %u exceeds the queue slot "
                            "(%d bytes)",
-                           nbytes, (unsigned)dest, GASNETC_IBV_MAX_MEDIUM);
+                           nbytes, (unsigned)dest, GASNETC_PSHM_MAX_PAYLOAD);
     return rc;
 }
 

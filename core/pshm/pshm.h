@@ -74,7 +74,7 @@ int gasnetc_pshm_try_send(uint32_t dest, const gasnetc_am_hdr_t *hdr, const void
 int gasnetc_pshm_try_send_fifo(uint32_t dest, const gasnetc_am_hdr_t *hdr, const void *payload,
                                size_t nbytes);
 
-/* The AM send fast path (core/am.c; core/pshm/README "AM fast path"):
+/* The AM send fast path (core/am_fpam.c; core/pshm/README "AM fast path"):
  * init fills gasnetc_nbr_fast (core/base/transport.h) with the queues of a
  * neighbourhood that is a run of consecutive ranks with power-of-two
  * queue depths. */

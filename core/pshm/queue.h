@@ -125,7 +125,7 @@ int gasnetc_pshmq_take1(gasnetc_pshmq_t *q, gasnetc_pshmq_msg_t *msg);
 /* Gives the slot of a taken message back to producers. */
 void gasnetc_pshmq_release(gasnetc_pshmq_t *q, const gasnetc_pshmq_msg_t *msg);
 
-/* ---- the slot primitives, inline (core/am.c sends, pshm.c drains, and
+/* ---- the slot primitives, inline (core/am_fpam.c sends, pshm.c drains, and
  * queue.c's functions above are built on them) ------------------------------
  * mask is q->mask, passed in so that a caller that has tested it for 0
  * (a power-of-two queue, the default) gets the mask path alone. */

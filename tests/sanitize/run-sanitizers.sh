@@ -236,7 +236,7 @@ run_valgrind() {
         skip "sanitize: valgrind not installed (contrib/install-deps.sh installs it)"
     [ -x "$builddir/gasnetrun_ibv" ] || { echo "FAIL: no $builddir/gasnetrun_ibv"; return 1; }
     valgrind_job am-payload tests/integration/am-payload || failed=1
-    valgrind_job rma tests/integration/rma || failed=1
+    valgrind_job rma tests/integration/rma-forms || failed=1
 }
 
 [ $do_asan = 0 ] || run_asan || failed=1

@@ -91,7 +91,7 @@ prog_of() {
     am-payload) echo "$L -n 4 $B/tests/integration/am-payload" ;;
     flood) echo "$L -n 4 $B/tests/integration/verbs/am-flood 20000" ;;
     flood2) echo "$L -n 2 $B/tests/integration/verbs/am-flood 20000" ;;
-    rma) echo "$L -n 2 $B/tests/integration/rma" ;;
+    rma) echo "$L -n 2 $B/tests/integration/rma-forms" ;;
     rmav-sizes) echo "$L -n 2 $B/tests/integration/rmav/rmav-sizes" ;;
     hello) echo "$L -n 4 $B/tests/integration/exitcode hello" ;;
     race) echo "$L -n 4 $B/tests/integration/verbs/conn-race put 50" ;;

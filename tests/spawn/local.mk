@@ -43,7 +43,7 @@ tests_spawn_am_args_mpi_LDADD = $(SPAWN_MPI_LIBS)
 tests_spawn_am_args_mpi_LINK = $(SPAWN_MPI_LINK)
 EXTRA_tests_spawn_am_args_mpi_DEPENDENCIES = libgasnet-ibv-mpi-spawner.a
 
-tests_spawn_rma_mpi_SOURCES = tests/integration/rma.c
+tests_spawn_rma_mpi_SOURCES = tests/integration/rma-forms.c
 tests_spawn_rma_mpi_CPPFLAGS = $(TEST_SEQ_CPPFLAGS) -D_GNU_SOURCE
 tests_spawn_rma_mpi_CFLAGS = $(GASNETI_WARN_CFLAGS)
 tests_spawn_rma_mpi_LDADD = $(SPAWN_MPI_LIBS)

@@ -24,7 +24,7 @@ quick=0
 # shellcheck source=tests/spawn/sshd.sh
 . "$here/sshd.sh"
 
-for p in "$launcher" "$build/tests/integration/am-args" "$build/tests/integration/rma" \
+for p in "$launcher" "$build/tests/integration/am-args" "$build/tests/integration/rma-forms" \
     "$build/tests/integration/exitcode" "$build/tests/unit/bootstrap-child"; do
     [ -x "$p" ] || { echo "FAIL - not built: $p"; exit 1; }
 done
@@ -121,7 +121,7 @@ B=$build
 job "am-args" 0 120 -- -n 4 "$B/tests/integration/am-args" &&
     { has "PASS am-args" && ok "4 ranks on 2 hosts: AM request/reply with 0..16 arguments, exit 0" ||
         bad "am-args: no PASS line"; }
-job "rma" 0 180 -- -n 4 "$B/tests/integration/rma" &&
+job "rma" 0 180 -- -n 4 "$B/tests/integration/rma-forms" &&
     { has "PASS rma" && ok "4 ranks on 2 hosts: put/get 1 B..4 MiB, all forms, exit 0" ||
         bad "rma: no PASS line"; }
 job "coll-hosts" 0 120 GASNET_TEST_HOSTS=2 -- -n 4 "$B/tests/unit/bootstrap-child" coll &&

@@ -313,7 +313,7 @@ static void producer(gasnetc_pshmq_t *q, uint32_t id, shared_stats_t *st)
         h.args[2] = (int32_t)checksum(buf, n);
         int rc;
         if (inline_path && (id & 1)) {
-            /* The AM fast path's way (core/am.c): claim, fill in place, publish. */
+            /* The AM fast path's way (core/am_fpam.c): claim, fill in place, publish. */
             gasnetc_pshmq_slot_t *s;
             uint64_t pos;
             while (!(s = (seq & 2) ? gasnetc_pshmq_claim_n(q, n, &pos)

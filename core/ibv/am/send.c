@@ -20,7 +20,7 @@
  * Local completion: by default the call returns once the payload may be
  * reused (gather and in-place Longs wait for the send completion).  A
  * Request whose lc_opt is an event pointer or GEX_EVENT_GROUP passes a
- * completion counter instead (core/am.c): the call returns at once and the
+ * completion counter instead (core/am_fpam.c): the call returns at once and the
  * send completion of the message completes the counter (send_req_async).
  *
  * Requests take a credit first (core/am/credit.h); a Request without one

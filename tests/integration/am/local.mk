@@ -7,11 +7,11 @@ tests_integration_am_npam_CFLAGS = $(IT_CFLAGS)
 tests_integration_am_npam_LDADD = $(TEST_SEQ_LIBS)
 
 # Remote atomics (gex_AD_*).
-INTEGRATION_TESTS += tests/integration/am/ratomic
-tests_integration_am_ratomic_SOURCES = tests/integration/am/ratomic.c
-tests_integration_am_ratomic_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
-tests_integration_am_ratomic_CFLAGS = $(IT_CFLAGS)
-tests_integration_am_ratomic_LDADD = $(TEST_SEQ_LIBS)
+INTEGRATION_TESTS += tests/integration/am/ratomic-ops
+tests_integration_am_ratomic_ops_SOURCES = tests/integration/am/ratomic-ops.c
+tests_integration_am_ratomic_ops_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
+tests_integration_am_ratomic_ops_CFLAGS = $(IT_CFLAGS)
+tests_integration_am_ratomic_ops_LDADD = $(TEST_SEQ_LIBS)
 
 # Remote atomics: results written with their type's size, at result_p, and
 # only before completion (guard bytes); a producer/consumer ring on 32-bit
@@ -29,10 +29,10 @@ tests_integration_am_ratomic_ring_LDADD = $(TEST_SEQ_LIBS)
 EXTRA_DIST += tests/integration/am/ad-guard.h
 
 # Broadcast and reductions (gex_Coll_*), which travel as AMs.
-INTEGRATION_TESTS += tests/integration/am/coll
-tests_integration_am_coll_SOURCES = tests/integration/am/coll.c
-tests_integration_am_coll_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
-tests_integration_am_coll_CFLAGS = $(IT_CFLAGS)
-tests_integration_am_coll_LDADD = $(TEST_SEQ_LIBS)
+INTEGRATION_TESTS += tests/integration/am/coll-ops
+tests_integration_am_coll_ops_SOURCES = tests/integration/am/coll-ops.c
+tests_integration_am_coll_ops_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
+tests_integration_am_coll_ops_CFLAGS = $(IT_CFLAGS)
+tests_integration_am_coll_ops_LDADD = $(TEST_SEQ_LIBS)
 
 EXTRA_DIST += tests/softroce/verbs.d/am-api.manifest

@@ -1,4 +1,4 @@
-/* tests/integration/legacy.c: a GASNet-1 style program (gasnet.h only).
+/* tests/integration/legacy-api.c: a GASNet-1 style program (gasnet.h only).
  *
  * gasnet_init / gasnet_attach with a handler table (fixed indices and one
  * "don't care" entry whose index attach fills in), gasnet_getSegmentInfo,

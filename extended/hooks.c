@@ -1,4 +1,4 @@
-/* extended/init.c: the hooks the core calls into the Extended API, as the
+/* extended/hooks.c: the hooks the core calls into the Extended API, as the
  * table core/init.c installs (gasnete_core_ops): gasnete_init (end of
  * gex_Client_Init), gasnete_progress (every poll), the events of AM
  * lc_opt (event.c) and Longs to created segments (ep_rma.c).

@@ -1,4 +1,4 @@
-/* tests/integration/am/coll.c: gex_Coll_BroadcastNB, ReduceToOneNB and
+/* tests/integration/am/coll-ops.c: gex_Coll_BroadcastNB, ReduceToOneNB and
  * ReduceToAllNB on the primordial team.
  *   - broadcasts of 0, 1, 1000 and 200000 bytes (several Medium chunks)
  *     from every root, three in flight before waiting;

@@ -1,4 +1,4 @@
-/* contrib/launcher/relay.c: the exit relay of the mpi and pmi spawners
+/* contrib/launcher/exit_relay.c: the exit relay of the mpi and pmi spawners
  * (rank side: bootstrap/relay.c; design: bootstrap/README, "Exit relay").
  *
  * gasnetrun_ibv listens on a TCP port of every interface and gives the

@@ -1,4 +1,4 @@
-/* tests/integration/am/ratomic.c: remote atomics (gex_AD_*).
+/* tests/integration/am/ratomic-ops.c: remote atomics (gex_AD_*).
  *
  * 1. Semantics: for each of the six types, rank r runs a fixed sequence of
  *    every operation on its own cell in the segment of rank (r+1) % n

@@ -1,4 +1,4 @@
-/* tests/integration/rma.c: put and get, all forms, sizes and alignments.
+/* tests/integration/rma-forms.c: put and get, all forms, sizes and alignments.
  *
  * In every round each rank puts a distinct pattern to every rank (itself
  * included) at sizes from 1 byte to 4 MiB, with local and remote offsets

@@ -1,4 +1,4 @@
-/* core/am.c: the AM entry points behind the gex_AM_* macros: argument
+/* core/am_fpam.c: the AM entry points behind the gex_AM_* macros: argument
  * checks, routing (the neighbour transport for neighbours, the network
  * transport for every other rank; a Reply goes back on the transport its
  * Request came on), local completion, and the payload limits.  The

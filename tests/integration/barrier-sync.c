@@ -1,4 +1,4 @@
-/* tests/integration/barrier.c: barriers.
+/* tests/integration/barrier-sync.c: barriers.
  *
  *  1. gex_Coll_BarrierBlocking many times (and its latency).
  *  2. Barrier semantics: before each barrier every rank writes the iteration
