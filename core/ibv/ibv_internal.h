@@ -232,13 +232,21 @@ void gasnetc_ibv_reserve_send(gasnetc_cep_t *cep);
 /* Posts d (reserving a send-queue slot and a CQ entry first).  After this,
  * d belongs to the completion path unless d->owned.  Handler-safe. */
 void gasnetc_ibv_post_desc(gasnetc_sdesc_t *d);
+/* Posts message d as gasnetc_ibv_post_desc, after one receive buffer on
+ * its QP when with_rbuf (the Reply buffer of a Request).  Handler-safe. */
+void gasnetc_ibv_post_msg(gasnetc_sdesc_t *d, int with_rbuf);
 /* Posts one receive buffer on cep's QP (a Reply buffer or the replacement
  * of a consumed Request buffer); takes it from the pool, growing it when
  * empty.  Handler-safe. */
 void gasnetc_ibv_post_rbuf(gasnetc_cep_t *cep, gasnetc_rbuf_t *rb);
-/* The connection a Request (or RMA) to network peer dest uses: round-robin
- * over its QPs, connecting it first when it connects on demand. */
-gasnetc_cep_t *gasnetc_ibv_pick_cep(uint32_t dest);
+/* A descriptor for cep holding a message: header (hl bytes at wire) and
+ * payload laid out inline, in the descriptor's registered area, gathered
+ * from the segment or copied into a bounce buffer (waiting for one as
+ * gasnetc_ibv_bbuf_get(is_req)).  *in_place (when not NULL) is 1 when the
+ * payload is read in place at send time (the caller waits for the send
+ * completion before the source may be reused).  Handler-safe for Replies. */
+gasnetc_sdesc_t *gasnetc_ibv_desc_msg(gasnetc_cep_t *cep, int op, const uint8_t *wire, size_t hl,
+                                      const void *payload, size_t n, int is_req, int *in_place);
 
 /* ---- am/send.c ------------------------------------------------------------------------- */
 /* Sends the backlogged Requests of a granted chain (gasnetc_credit_receive /
@@ -256,6 +264,9 @@ gasnetc_cep_t *gasnetc_ibv_conn_get(uint32_t dest);
 /* 1 when dest is usable now; else starts connecting it and returns 0 (an
  * IMMEDIATE AM then reports "no resources"). */
 int gasnetc_ibv_conn_try(uint32_t dest);
+/* The connection a Request (or RMA) to network peer dest uses: round-robin
+ * over its QPs, connecting it first when it connects on demand. */
+gasnetc_cep_t *gasnetc_ibv_pick_cep(uint32_t dest);
 /* Progress of connection setup (handshake messages, retransmissions); 0
  * at once when no rank connects on demand.  Any context (no handlers). */
 int gasnetc_ibv_conn_poll(void);

@@ -39,12 +39,11 @@
 static void send_granted(gasnetc_sdesc_t *d, unsigned flags)
 {
     gasnetc_cep_t *c = d->cep;
-    int owed = 0;
-    if ((flags & GASNETC_CREDIT_POST_RBUF) && !c->res->srq && /* SRQ: sized for Replies (srq.c) */
-        !(owed = gasnetc_ibv_rbuf_owe(c)))
-        gasnetc_ibv_post_rbuf(c, NULL);
+    /* SRQ: sized for Replies (srq.c) */
+    int rbuf = (flags & GASNETC_CREDIT_POST_RBUF) && !c->res->srq;
+    int owed = rbuf && gasnetc_ibv_rbuf_owe(c);
     d->hdr[3] = (uint8_t)gasnetc_credit_piggyback(&c->credit, GASNETC_CREDIT_WIRE_MAX);
-    gasnetc_ibv_post_desc(d); /* d may be gone from here on */
+    gasnetc_ibv_post_msg(d, rbuf && !owed); /* d may be gone from here on */
     if (owed) gasnetc_ibv_rbuf_repay(c, NULL);
 }
 
@@ -55,56 +54,6 @@ void gasnetc_ibv_send_chain(gasnetc_credit_node_t *n)
         send_granted((gasnetc_sdesc_t *)n->item, n->flags);
         n = next;
     }
-}
-
-/* Lays out header (hl bytes at wire) and payload in d.  Returns 1 when the
- * payload stays referenced in place (gather) and the caller must wait for
- * the send completion before the source may be reused. */
-static int build_msg(gasnetc_sdesc_t *d, const uint8_t *wire, size_t hl, const void *payload,
-                     size_t n, int is_req)
-{
-    gasnetc_cep_t *c = d->cep;
-    int h = c->res->index;
-    size_t off = GASNETC_IBV_HDR_ROOM(hl), total = off + n;
-    uint32_t lkey;
-    if (total <= c->inline_max || total <= GASNETC_IBV_HBUF) {
-        memcpy(d->slot.data, wire, hl);
-        d->sge[0].addr = (uintptr_t)d->slot.data;
-        d->sge[0].lkey = d->slot.lkey[h];
-        if (total <= c->inline_max && n > GASNETC_IBV_HBUF - off) {
-            d->inl = 1; /* the payload is read at post time, in place */
-            d->sge[0].length = (uint32_t)off;
-            d->sge[1].addr = (uintptr_t)payload;
-            d->sge[1].length = (uint32_t)n;
-            d->sge[1].lkey = 0;
-            d->nsge = 2;
-        } else {
-            if (n) memcpy(d->slot.data + off, payload, n);
-            d->sge[0].length = (uint32_t)total;
-            d->inl = total <= c->inline_max;
-        }
-        return 0;
-    }
-    if (gasnetc_ibv.gather_min >= 0 && n >= (uint64_t)gasnetc_ibv.gather_min &&
-        gasnetc_ibv_seg_lkey(c->res, payload, n, &lkey)) {
-        memcpy(d->slot.data, wire, hl);
-        d->sge[0].addr = (uintptr_t)d->slot.data;
-        d->sge[0].length = (uint32_t)off;
-        d->sge[0].lkey = d->slot.lkey[h];
-        d->sge[1].addr = (uintptr_t)payload;
-        d->sge[1].length = (uint32_t)n;
-        d->sge[1].lkey = lkey;
-        d->nsge = 2;
-        return 1;
-    }
-    d->bbuf = gasnetc_ibv_bbuf_get(is_req);
-    d->hdr = d->bbuf->data;
-    memcpy(d->bbuf->data, wire, hl);
-    if (n) memcpy(d->bbuf->data + off, payload, n);
-    d->sge[0].addr = (uintptr_t)d->bbuf->data;
-    d->sge[0].length = (uint32_t)total;
-    d->sge[0].lkey = d->bbuf->lkey[h];
-    return 0;
 }
 
 /* RDMA WRITEs of a Long payload into the peer's segment at raddr, keys
@@ -180,8 +129,7 @@ void gasnetc_ibv_send_ack(gasnetc_cep_t *c, unsigned credits)
     h.src_rank = gasnetc_ibv.rank;
     h.credits = (uint8_t)credits;
     size_t hl = gasnetc_am_hdr_pack(&h, wire);
-    gasnetc_sdesc_t *d = gasnetc_ibv_desc_get(c, GASNETC_OP_AM_ACK);
-    build_msg(d, wire, hl, NULL, 0, 0);
+    gasnetc_sdesc_t *d = gasnetc_ibv_desc_msg(c, GASNETC_OP_AM_ACK, wire, hl, NULL, 0, 0, NULL);
     gasnetc_ibv_post_desc(d); /* credits already in the header: they came out of the bank */
 }
 
@@ -274,9 +222,12 @@ int gasnetc_ibv_am_send(uint32_t dest, void *net, gasnetc_am_hdr_t *hdr, const v
     size_t hl = gasnetc_am_hdr_pack(hdr, wire);
     if (!hl) gasneti_fatalerror("AM with an invalid header (category %u, %u args)",
                                 hdr->category, hdr->nargs);
-    gasnetc_sdesc_t *d = gasnetc_ibv_desc_get(c, is_req ? GASNETC_OP_AM_REQ : GASNETC_OP_AM_REP);
-    if (hdr->rndv) build_msg(d, wire, hl, rdesc, sizeof(rdesc), is_req);
-    else must_wait |= build_msg(d, wire, hl, inmsg ? payload : NULL, inmsg, is_req);
+    int in_place = 0, op = is_req ? GASNETC_OP_AM_REQ : GASNETC_OP_AM_REP;
+    gasnetc_sdesc_t *d =
+        hdr->rndv ? gasnetc_ibv_desc_msg(c, op, wire, hl, rdesc, sizeof(rdesc), is_req, NULL)
+                  : gasnetc_ibv_desc_msg(c, op, wire, hl, inmsg ? payload : NULL, inmsg, is_req,
+                                         &in_place);
+    must_wait |= in_place;
     if (is_req && lc) {
         send_req_async(d, must_wait, granted, (gasnete_ctr_t *)lc);
         return 0;

@@ -1,4 +1,5 @@
-/* core/ibv/conn/ondemand.c: on-demand connections and connect files.
+/* core/ibv/conn/ondemand.c: on-demand connections, connect files, and the
+ * choice of QP every send to a network peer starts with (gasnetc_ibv_pick_cep).
  *
  * A network peer not connected at start-up is connected on first use
  * (gasnetc_ibv_conn_get, called when gasnetc_ibv.peer_ceps[peer] is still
@@ -432,4 +433,15 @@ void gasnetc_ibv_conn_init(int ud_job, const uint8_t *is_static, gasnetc_cep_t *
                          (unsigned long long)cs.rt_min, (unsigned long long)cs.rt_max);
     }
     if (cs.out_path) write_connfile();
+}
+
+/* ---- which QP: the entry of every send to a network peer ---------------------- */
+gasnetc_cep_t *gasnetc_ibv_pick_cep(uint32_t dest)
+{
+    gasnetc_cep_t *ceps =
+        dest < gasnetc_ibv.size ? GASNETC_ATOMIC_LOAD(&gasnetc_ibv.peer_ceps[dest]) : NULL;
+    if (__builtin_expect(!ceps, 0)) ceps = gasnetc_ibv_conn_get(dest); /* first use */
+    if (gasnetc_ibv.nqps == 1) return ceps;
+    unsigned q = GASNETC_ATOMIC_ADD(&gasnetc_ibv.peer_rr[dest], 1u);
+    return &ceps[q % (unsigned)gasnetc_ibv.nqps];
 }

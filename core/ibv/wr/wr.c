@@ -1,7 +1,7 @@
 /* core/ibv/wr/wr.c: the work-request layer under the AM protocol
  * (core/ibv/am), RMA and the mailbox (core/ibv/rma): send descriptors,
- * bounce buffers, the choice of QP for a peer, and posting, with the
- * send-queue slot and send-CQ entry every post reserves first.  Completions
+ * bounce buffers, the layout of a message in a descriptor, and posting,
+ * with the send-queue slot and send-CQ entry every post reserves first.  Completions
  * come back through cq.c (send_done: slots, buffers, holds, DONE or free).
  * Below it: the pools (mem/pool.c) and the connections (conn/).
  * Design: core/ibv/wr/README.
@@ -54,6 +54,67 @@ void gasnetc_ibv_desc_wait(gasnetc_sdesc_t *d, int is_req)
     gasnetc_ibv_pool_put(&gasnetc_ibv.desc_pool, &d->slot);
 }
 
+/* Lays out header (hl bytes at wire) and payload in d, cheapest first:
+ * inline, the descriptor's own registered area, gather from the segment,
+ * a bounce buffer.  Returns 1 when the payload stays referenced in place
+ * (gather) and the caller must wait for the send completion before the
+ * source may be reused. */
+static int lay_out(gasnetc_sdesc_t *d, const uint8_t *wire, size_t hl, const void *payload,
+                     size_t n, int is_req)
+{
+    gasnetc_cep_t *c = d->cep;
+    int h = c->res->index;
+    size_t off = GASNETC_IBV_HDR_ROOM(hl), total = off + n;
+    uint32_t lkey;
+    if (total <= c->inline_max || total <= GASNETC_IBV_HBUF) {
+        memcpy(d->slot.data, wire, hl);
+        d->sge[0].addr = (uintptr_t)d->slot.data;
+        d->sge[0].lkey = d->slot.lkey[h];
+        if (total <= c->inline_max && n > GASNETC_IBV_HBUF - off) {
+            d->inl = 1; /* the payload is read at post time, in place */
+            d->sge[0].length = (uint32_t)off;
+            d->sge[1].addr = (uintptr_t)payload;
+            d->sge[1].length = (uint32_t)n;
+            d->sge[1].lkey = 0;
+            d->nsge = 2;
+        } else {
+            if (n) memcpy(d->slot.data + off, payload, n);
+            d->sge[0].length = (uint32_t)total;
+            d->inl = total <= c->inline_max;
+        }
+        return 0;
+    }
+    if (gasnetc_ibv.gather_min >= 0 && n >= (uint64_t)gasnetc_ibv.gather_min &&
+        gasnetc_ibv_seg_lkey(c->res, payload, n, &lkey)) {
+        memcpy(d->slot.data, wire, hl);
+        d->sge[0].addr = (uintptr_t)d->slot.data;
+        d->sge[0].length = (uint32_t)off;
+        d->sge[0].lkey = d->slot.lkey[h];
+        d->sge[1].addr = (uintptr_t)payload;
+        d->sge[1].length = (uint32_t)n;
+        d->sge[1].lkey = lkey;
+        d->nsge = 2;
+        return 1;
+    }
+    d->bbuf = gasnetc_ibv_bbuf_get(is_req);
+    d->hdr = d->bbuf->data;
+    memcpy(d->bbuf->data, wire, hl);
+    if (n) memcpy(d->bbuf->data + off, payload, n);
+    d->sge[0].addr = (uintptr_t)d->bbuf->data;
+    d->sge[0].length = (uint32_t)total;
+    d->sge[0].lkey = d->bbuf->lkey[h];
+    return 0;
+}
+
+gasnetc_sdesc_t *gasnetc_ibv_desc_msg(gasnetc_cep_t *c, int op, const uint8_t *wire, size_t hl,
+                                      const void *payload, size_t n, int is_req, int *in_place)
+{
+    gasnetc_sdesc_t *d = gasnetc_ibv_desc_get(c, op);
+    int w = lay_out(d, wire, hl, payload, n, is_req);
+    if (in_place) *in_place = w;
+    return d;
+}
+
 /* ---- posting ------------------------------------------------------------------ */
 static int take_one(int *avail)
 {
@@ -97,6 +158,12 @@ void gasnetc_ibv_post_desc(gasnetc_sdesc_t *d)
     }
 }
 
+void gasnetc_ibv_post_msg(gasnetc_sdesc_t *d, int with_rbuf)
+{
+    if (with_rbuf) gasnetc_ibv_post_rbuf(d->cep, NULL);
+    gasnetc_ibv_post_desc(d);
+}
+
 void gasnetc_ibv_post_rbuf(gasnetc_cep_t *c, gasnetc_rbuf_t *rb)
 {
     if (!rb) rb = (gasnetc_rbuf_t *)gasnetc_ibv_pool_get(&gasnetc_ibv.rbuf_pool, 1);
@@ -117,15 +184,4 @@ void gasnetc_ibv_post_rbuf(gasnetc_cep_t *c, gasnetc_rbuf_t *rb)
         gasneti_fatalerror("ibv_post_recv failed: %s (%s)", strerror(rc),
                            gasnetc_ibv_cep_name(c, name, sizeof(name)));
     }
-}
-
-/* ---- which QP ------------------------------------------------------------------- */
-gasnetc_cep_t *gasnetc_ibv_pick_cep(uint32_t dest)
-{
-    gasnetc_cep_t *ceps =
-        dest < gasnetc_ibv.size ? GASNETC_ATOMIC_LOAD(&gasnetc_ibv.peer_ceps[dest]) : NULL;
-    if (__builtin_expect(!ceps, 0)) ceps = gasnetc_ibv_conn_get(dest); /* first use: ondemand.c */
-    if (gasnetc_ibv.nqps == 1) return ceps;
-    unsigned q = GASNETC_ATOMIC_ADD(&gasnetc_ibv.peer_rr[dest], 1u);
-    return &ceps[q % (unsigned)gasnetc_ibv.nqps];
 }
