@@ -35,7 +35,10 @@ if [ ! -x "$sleeper" ]; then
     echo "SKIP: $sleeper is not built (make check builds it when Makefile.am includes tests/spawn/local.mk)"
     exit 77
 fi
-for p in am-args rma exitcode; do
+# The put/get program: tests/spawn/rma-mpi (MPI-linked copy) or
+# tests/integration/rma-forms.
+rma=rma-forms; [ "$mode" = mpi ] && rma=rma
+for p in am-args $rma exitcode; do
     [ -x "$dir/$p$sfx" ] || { echo "FAIL - not built: $dir/$p$sfx"; exit 1; }
 done
 
@@ -104,7 +107,7 @@ L() { echo "$launcher" -spawner="$mode"; }
 job am-args 0 120 -- $(L) -n 4 "$dir/am-args$sfx" &&
     { has "PASS am-args" && ok "4 ranks: AM request/reply with 0..16 arguments, exit 0" || bad "am-args: no PASS"; }
 # shellcheck disable=SC2046
-job rma 0 180 -- $(L) -n 4 "$dir/rma$sfx" &&
+job rma 0 180 -- $(L) -n 4 "$dir/$rma$sfx" &&
     { has "PASS rma" && ok "4 ranks: put/get 1 B..4 MiB, all forms, exit 0" || bad "rma: no PASS"; }
 # shellcheck disable=SC2046
 job exit3 3 120 -- $(L) -n 4 "$dir/exitcode$sfx" exit3 &&
