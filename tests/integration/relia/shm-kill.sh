@@ -4,8 +4,8 @@
 #
 # usage: shm-kill.sh [POINTS]   (default 20; run from the build tree, or
 #                                with TEST_BUILDDIR / TEST_LAUNCHER set)
-# Runs `gasnetrun_ibv -n 4 shm-life 4 300` (tests/integration/relia/shm-life.c:
-# AM queue file, attached and created segments, 300 ms between creating
+# Runs `gasnetrun_ibv -n 4 shm-life 2 200` (tests/integration/relia/shm-life.c:
+# AM queue file, attached and created segments, 200 ms between creating
 # and publishing one, puts) twice to time it (T: the faster run),
 # then kills every process of the job at once with SIGKILL at POINTS
 # moments spread over [0, T) (from start-up to exit), in two modes:
@@ -55,21 +55,29 @@ fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 listing() { ls -A /dev/shm /tmp 2>/dev/null | sort; }
-used_kb() { df -k --output=used /dev/shm 2>/dev/null | tail -1 | tr -d ' '; }
+used_kb() { # blocks in use x block size, in kB (one fork: the checks run under load)
+    local b f z
+    read -r b f z < <(stat -f -c '%b %f %S' /dev/shm 2>/dev/null) && echo $(((b - f) * z / 1024))
+}
+# Microseconds since the epoch, from bash's clock.
+now_us() { local t=${EPOCHREALTIME/./}; echo $((10#$t)); }
 
-# Live (not zombie) processes carrying tag $1.
+# Live (not zombie) processes carrying tag $1 (bash builtins after one grep:
+# the kill must follow the scan closely).
 tagged() {
-    local f pid
+    local f pid st
     for f in $(grep -lzx -- "SHMKILL_TAG=$1" /proc/[0-9]*/environ 2>/dev/null); do
         pid=${f#/proc/}
         pid=${pid%/environ}
-        [ "$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)" = Z ] || echo "$pid"
+        { read -r st <"/proc/$pid/stat"; } 2>/dev/null || continue
+        st=${st##*) }
+        [ "${st%% *}" = Z ] || echo "$pid"
     done
 }
 
 # Starts the job in its own session; sets job_pid.  $1 = tag.
 start_job() {
-    SHMKILL_TAG=$1 setsid "$launcher" -n 4 "$prog" 4 300 >"$outdir/job.out" 2>&1 </dev/null &
+    SHMKILL_TAG=$1 setsid "$launcher" -n 4 "$prog" 2 200 >"$outdir/job.out" 2>&1 </dev/null &
     job_pid=$!
 }
 
@@ -82,20 +90,21 @@ base_used=$(used_kb)
 
 # Two clean runs: the faster one's time spreads the kill points (the first
 # may pay for cold caches).
-T=
+T_us=
 for k in 1 2; do
-    t0=$EPOCHREALTIME
+    t0=$(now_us)
     start_job "shmkill-$$-clean"
     wait "$job_pid"
     rc=$?
-    t=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }')
+    t=$(($(now_us) - t0))
     if [ $rc -ne 0 ] || ! grep -q PASS "$outdir/job.out"; then
         cat "$outdir/job.out"
         fail "clean run $k ended with code $rc"
         exit 1
     fi
-    T=$(awk -v a="${T:-$t}" -v b="$t" 'BEGIN { print (b < a ? b : a) }')
+    [ -n "$T_us" ] && [ "$T_us" -le "$t" ] || T_us=$t
 done
+printf -v T '%d.%03d' $((T_us / 1000000)) $((T_us % 1000000 / 1000))
 echo "clean run: ${T} s"
 base_list=$(listing)
 base_used=$(used_kb)
@@ -103,20 +112,23 @@ base_used=$(used_kb)
 # $1 = mode, $2 = point index.  One kill and its checks.
 one_kill() {
     local mode=$1 i=$2 tag="shmkill-$$-$1-$2" delay pids= waited left new used
-    delay=$(awk -v t="$T" -v i="$i" -v n="$points" 'BEGIN { printf "%.3f", t * i / n }')
+    local d=$((T_us * i / points))
+    printf -v delay '%d.%03d' $((d / 1000000)) $((d % 1000000 / 1000))
     start_job "$tag"
     sleep "$delay"
-    if [ "$mode" = pgrp ]; then
-        pids=$(ps -o pid= -g "$job_pid" 2>/dev/null)
-        kill -9 -- "-$job_pid" 2>/dev/null
-    else
-        pids=$(tagged "$tag")
-        [ -n "$pids" ] && kill -9 $pids 2>/dev/null
-    fi
-    pids=$(echo $pids | wc -w)
-    local tk=$EPOCHREALTIME
-    wait "$job_pid" 2>/dev/null
-    rc=$?
+    local tk
+    { # (stderr: bash's own "Killed" notice of the background job)
+        if [ "$mode" = pgrp ]; then
+            kill -9 -- "-$job_pid" && pids=group
+        else
+            pids=$(tagged "$tag")
+            [ -n "$pids" ] && kill -9 $pids
+        fi
+        tk=$(now_us)
+        wait "$job_pid"
+        rc=$?
+    } 2>/dev/null
+    [ "$pids" = group ] || pids="$(echo $pids | wc -w) processes"
     # Every process of the job gone (those that escaped the kill die by
     # their parent-death signal or lost contact).
     waited=0
@@ -153,8 +165,9 @@ one_kill() {
         done
     fi
     local gone
-    gone=$(awk -v a="$tk" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
-    printf 'kill %-4s point %2d at %6s s: %d processes, job code %3d, checked after %s s, new entries: %s%s\n' \
+    gone=$(($(now_us) - tk))
+    printf -v gone '%d.%02d' $((gone / 1000000)) $((gone % 1000000 / 10000))
+    printf 'kill %-4s point %2d at %6s s: %s, job code %3d, checked after %s s, new entries: %s%s\n' \
         "$mode" "$i" "$delay" "$pids" "$rc" "$gone" "$(echo ${new:-none})" \
         "${used:+, /dev/shm used ${used} kB (before ${base_used})}"
     [ -z "$new" ] || fail "$mode point $i (${delay} s): left behind: $(echo $new)"
@@ -171,7 +184,7 @@ one_kill() {
 }
 
 for mode in pgrp pids; do
-    for ((i = 0; i < points; i++)); do one_kill "$mode" "$i"; done
+    for i in $(seq 0 $((points - 1))); do one_kill "$mode" "$i"; done
 done
 
 if [ $fails -eq 0 ]; then
