@@ -4,7 +4,7 @@
 INTEGRATION_TESTS += tests/integration/relia/loopback tests/integration/relia/loopback-par
 EXTRA_DIST += tests/integration/manifest.d/relia.manifest tests/softroce/verbs.d/relia.manifest \
 	tests/integration/relia/valgrind-job.sh tests/integration/relia/shm-kill.sh \
-	tests/integration/relia/shm-symlink.sh
+	tests/integration/relia/shm-symlink.sh tests/integration/relia/shm-private.sh
 
 tests_integration_relia_loopback_SOURCES = tests/integration/relia/loopback.c
 tests_integration_relia_loopback_CPPFLAGS = $(IT_SEQ_CPPFLAGS)

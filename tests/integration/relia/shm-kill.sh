@@ -22,33 +22,18 @@
 # (root, unshare), the script runs itself in a private mount namespace with
 # fresh tmpfs instances on /dev/shm and /tmp, where every difference is
 # ours.  Otherwise it compares the shared directories and counts only new
-# entries that survive 1 s and do not belong to a live process of another
-# user's or job's launcher (gasnet-ibv-<pid>-...), and skips the space check.
+# entries named gasnet* (every name the library ever used) that survive 1 s
+# and do not belong to another job whose launcher still runs
+# (gasnet-ibv-<pid>-...), and skips the space check.
 # Prints one line per kill and "PASS: ..." or "FAIL: ..." lines; exits 0
 # only if every check passed.
 set -u
 points=${1:-20}
-builddir=${TEST_BUILDDIR:-.}
-launcher=${TEST_LAUNCHER:-$builddir/gasnetrun_ibv}
-prog=$builddir/tests/integration/relia/shm-life
-case $launcher in /*) ;; *) launcher=$PWD/$launcher ;; esac
-case $prog in /*) ;; *) prog=$PWD/$prog ;; esac
-[ -x "$prog" ] || { echo "SKIP: $prog is not built"; exit 77; }
-
-# (Not when a path the job needs lies under /tmp or /dev/shm: mounts hide it.)
-builddir=$(cd "$builddir" && pwd)
-case "$builddir $launcher $prog" in */tmp/* | */dev/shm/*) ;; *) private_ok=1 ;; esac
-if [ -z "${SHMKILL_PRIVATE:-}" ] && [ -n "${private_ok:-}" ] && [ "$(id -u)" = 0 ] &&
-    unshare --mount --propagation private true 2>/dev/null; then
-    exec unshare --mount --propagation private env SHMKILL_PRIVATE=1 bash -c \
-        'mount -t tmpfs -o mode=1777 shmkill /dev/shm && mount -t tmpfs -o mode=1777 shmkill /tmp &&
-         exec bash "$0" "$@"' "$0" "$@"
-fi
-exact=${SHMKILL_PRIVATE:-}
+. "$(dirname "$0")/shm-private.sh"
 if [ -n "$exact" ]; then
     echo "mode: private /dev/shm and /tmp (exact comparison)"
 else
-    echo "mode: shared /dev/shm and /tmp (new entries that last 1 s count)"
+    echo "mode: shared /dev/shm and /tmp (new gasnet* entries that last 1 s count)"
 fi
 
 fails=0
@@ -146,12 +131,12 @@ one_kill() {
         sleep 1
         new=$(comm -13 <(echo "$base_list") <(listing) | grep -Fx -- "$new" | while read -r e; do
             case $e in
-            gasnet-ibv-[0-9]*)
+            gasnet-ibv-[0-9]*) # another job's, while its launcher lives
                 p=${e#gasnet-ibv-}
                 p=${p%%-*}
-                kill -0 "$p" 2>/dev/null && continue ;;
+                kill -0 "$p" 2>/dev/null || echo "$e" ;;
+            gasnet*) echo "$e" ;;
             esac
-            echo "$e"
         done)
     fi
     used=

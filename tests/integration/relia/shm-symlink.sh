@@ -16,23 +16,7 @@
 # it can, else among other jobs' entries: then only gasnet-ibv-<jobid>*
 # entries count).
 set -u
-builddir=${TEST_BUILDDIR:-.}
-launcher=${TEST_LAUNCHER:-$builddir/gasnetrun_ibv}
-prog=$builddir/tests/integration/relia/shm-life
-case $launcher in /*) ;; *) launcher=$PWD/$launcher ;; esac
-case $prog in /*) ;; *) prog=$PWD/$prog ;; esac
-[ -x "$prog" ] || { echo "SKIP: $prog is not built"; exit 77; }
-
-# (Not when a path the job needs lies under /tmp or /dev/shm: mounts hide it.)
-builddir=$(cd "$builddir" && pwd)
-case "$builddir $launcher $prog" in */tmp/* | */dev/shm/*) ;; *) private_ok=1 ;; esac
-if [ -z "${SHMKILL_PRIVATE:-}" ] && [ -n "${private_ok:-}" ] && [ "$(id -u)" = 0 ] &&
-    unshare --mount --propagation private true 2>/dev/null; then
-    exec unshare --mount --propagation private env SHMKILL_PRIVATE=1 bash -c \
-        'mount -t tmpfs -o mode=1777 shmsym /dev/shm && mount -t tmpfs -o mode=1777 shmsym /tmp &&
-         exec bash "$0" "$@"' "$0" "$@"
-fi
-exact=${SHMKILL_PRIVATE:-}
+. "$(dirname "$0")/shm-private.sh"
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
