@@ -1,5 +1,5 @@
-/* contrib/launcher/main.c: gasnetrun_ibv's command line, spawner choice,
- * shared-memory sweep and exit code.
+/* contrib/launcher/main.c: gasnetrun_ibv's command line, spawner choice and
+ * exit code.
  *
  *   gasnetrun_ibv -n N [-N nodes] [-E VAR1,VAR2] [-v] [-t] [-k]
  *                 [-spawner=NAME] [--] prog [args]

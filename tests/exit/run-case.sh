@@ -128,7 +128,7 @@ if [ -n "${IBVTEST_TAG:-}" ]; then
 fi
 
 # No object of the job exists when gasnetrun_ibv returns, nor appears later
-# (a process of the job that outlived the sweep); checked after the wait
+# (a process of the job that outlived the launcher); checked after the wait
 # above (at least 0.5 s in all).
 sleep 0.5
 shm_later=$(job_shm)
