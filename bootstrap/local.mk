@@ -76,7 +76,6 @@ gasnetrun_ibv_SOURCES = \
 	contrib/launcher/spawn_ssh.c \
 	contrib/launcher/spawn_mpi.c \
 	contrib/launcher/alloc.c \
-	contrib/launcher/janitor.c \
 	contrib/launcher/exit_relay.c \
 	contrib/launcher/link.c \
 	contrib/launcher/node.c \

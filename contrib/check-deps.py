@@ -42,7 +42,7 @@ dirname basename pwd echo printf test true false sleep date head tail cut tr sor
 tee seq od xxd expr id uname nproc mktemp sync du df yes timeout nice nohup stdbuf split
 comm paste join fold fmt sum md5sum sha256sum cksum install dd truncate shuf numfmt tac
 kill grep egrep fgrep sed find xargs diff cmp gzip gunzip zcat tar awk mawk
-mount umount setsid getopt flock logger more hostname which run-parts dpkg dpkg-query
+mount umount setsid unshare getopt flock logger more hostname which run-parts dpkg dpkg-query
 ldd getent ldconfig perl clear tput tset git apt-get apt-cache dpkg-deb
 """.split())
 

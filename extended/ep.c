@@ -91,8 +91,8 @@ int gex_Segment_Create(gex_Segment_t *segment_p, gex_Client_t client, gex_Addr_t
         if (gasnetc_pshm_nbrhd_size() > 1) { /* shared, so neighbours can map it */
             gasneti_mutex_lock(&ep_lock);
             uint32_t serial = next_serial++;
-            gasneti_mutex_unlock(&ep_lock);
             void *q = gasnetc_pshm_cseg_create(serial, len);
+            gasneti_mutex_unlock(&ep_lock);
             if (q) {
                 p = q;
                 seg->pshm_serial = serial + 1;
@@ -131,7 +131,11 @@ void gex_Segment_Destroy(gex_Segment_t segment, gex_Flags_t flags)
         segment->ep->segment = GEX_SEGMENT_INVALID;
     }
     gasnetc_ibv_cseg_deregister(segment->net_reg);
-    if (segment->pshm_serial) gasnetc_pshm_cseg_unlink(segment->pshm_serial - 1); /* if unpublished */
+    if (segment->pshm_serial) { /* its descriptor, if still open (unpublished) */
+        gasneti_mutex_lock(&ep_lock);
+        gasnetc_pshm_cseg_release(segment->pshm_serial - 1);
+        gasneti_mutex_unlock(&ep_lock);
+    }
     if (segment->owned) munmap(segment->addr, segment->size);
     free(segment);
 }
@@ -171,9 +175,10 @@ int gex_EP_BindSegment(gex_EP_t ep, gex_Segment_t segment, gex_Flags_t flags)
 typedef struct {
     uint32_t idx_plus1; /* 0: unused slot */
     uint32_t has_keys;  /* rkeys valid: registered with verbs */
-    uint32_t pshm_serial; /* shared with neighbours: object serial + 1 */
+    uint32_t pshm_serial; /* shared with neighbours: file serial + 1 */
     uint32_t pad;
     uint64_t addr, size;
+    gasnetc_pshm_handle_t pshm; /* how neighbours open the file */
     uint32_t rkeys[GASNETC_IBV_SEGKEYS];
 } pub_rec_t;
 
@@ -202,6 +207,10 @@ int gex_EP_PublishBoundSegment(gex_TM_t tm, gex_EP_t *eps, size_t num_eps, gex_F
             gasnetc_ibv_cseg_keys(seg->net_reg, mine[i].rkeys);
         mine[i].has_keys = seg->net_reg != NULL;
         mine[i].pshm_serial = seg->pshm_serial;
+        gasneti_mutex_lock(&ep_lock);
+        /* Published before, the descriptor is closed: neighbours have it mapped. */
+        if (seg->pshm_serial) (void)gasnetc_pshm_cseg_handle(seg->pshm_serial - 1, &mine[i].pshm);
+        gasneti_mutex_unlock(&ep_lock);
     }
     gex_Rank_t n = tm->size;
     pub_rec_t *all = malloc(sizeof(mine) * n);
@@ -219,7 +228,7 @@ int gex_EP_PublishBoundSegment(gex_TM_t tm, gex_EP_t *eps, size_t num_eps, gex_F
             pub_t *e = &published[idx][jr];
             if (jr != gasneti_mynode && gasnetc_pshm_in_nbrhd(jr) && p->pshm_serial &&
                 e->serial != p->pshm_serial) { /* a neighbour's new shared segment */
-                void *m = gasnetc_pshm_cseg_map(jr, p->pshm_serial - 1, (size_t)p->size);
+                void *m = gasnetc_pshm_cseg_map(jr, &p->pshm, (size_t)p->size);
                 if (!m) gasnetc_fatal_exit(1);
                 e->local = m;
                 e->serial = p->pshm_serial;
@@ -235,10 +244,12 @@ int gex_EP_PublishBoundSegment(gex_TM_t tm, gex_EP_t *eps, size_t num_eps, gex_F
     }
     gasneti_mutex_unlock(&ep_lock);
     free(all);
-    /* Everyone in tm has mapped our shared segments: their names can go. */
+    /* Everyone in tm has mapped our shared segments: their descriptors can go. */
     (void)gex_Coll_BarrierBlocking(tm, 0);
+    gasneti_mutex_lock(&ep_lock);
     for (size_t i = 0; i < num_eps; i++)
-        if (mine[i].pshm_serial) gasnetc_pshm_cseg_unlink(mine[i].pshm_serial - 1);
+        if (mine[i].pshm_serial) gasnetc_pshm_cseg_release(mine[i].pshm_serial - 1);
+    gasneti_mutex_unlock(&ep_lock);
     return GASNET_OK;
 }
 

@@ -150,7 +150,7 @@ static int bsm_init(int *argc, char ***argv, uint32_t *rank, uint32_t *size,
     bsm.inited = 1;
     bsm.host_id = gasneti_bootstrap_host_id_here(NULL, bsm.rank, bsm.size);
 
-    /* Job id: the launcher's when it set one (it sweeps /dev/shm by it),
+    /* Job id: the launcher's when it set one (the one its messages name),
      * else rank 0 makes one; either way rank 0's goes to everyone. */
     char id[GASNETI_BOOTSTRAP_JOBID_MAX + 1] = "";
     if (bsm.rank == 0) {

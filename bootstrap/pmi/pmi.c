@@ -177,7 +177,7 @@ static int bsp_init(int *argc, char ***argv, uint32_t *rank, uint32_t *size,
     if (v) PMIX_VALUE_RELEASE(v);
     bsp.host_id = gasneti_bootstrap_host_id_here(host, bsp.rank, bsp.size);
 
-    /* Job id: the launcher's (it sweeps /dev/shm by it), else from the
+    /* Job id: the launcher's (the one its messages name), else from the
      * namespace, which is the same on every rank and unique per job. */
     const char *id = GASNETI_PARAM_STR(GASNETRUN_JOBID);
     if (gasneti_bootstrap_jobid_valid(id)) {

@@ -144,8 +144,6 @@ char *gasnetrun_cmdline(char *const *argv);
 double gasnetrun_now(void);
 /* "SIGSEGV" for 11 (else "signal N"); returns a static or buf. */
 const char *gasnetrun_signame(int sig, char *buf, size_t len);
-/* Removes (or with keep, lists) /dev/shm objects of job `jobid`. */
-void gasnetrun_sweep_shm(const char *jobid, int keep, int verbose);
 
 /* conn.c */
 /* Payload buffers: new (len bytes inline), adopt (takes a malloc'd block,
@@ -249,21 +247,6 @@ int gasnetrun_ssh_main(gasnetrun_opts_t *opts);
 /* `gasnetrun_ibv --ssh-node ...`: a node of an ssh job, fed by its stdin.
  * Returns the process exit code. */
 int gasnetrun_node_main(int argc, char **argv);
-
-/* janitor.c */
-/* Forks the job's janitor, which sweeps /dev/shm/gasnet-ibv-<jobid>* if
- * this launcher dies before gasnetrun_janitor_done (after the processes
- * passed to gasnetrun_janitor_watch are gone).  Failures leave no janitor. */
-void gasnetrun_janitor_start(const char *jobid);
-/* Tells the janitor to wait for pid before sweeping (no-op without one). */
-void gasnetrun_janitor_watch(pid_t pid);
-/* The job's processes are not all ours (mpi spawner): after "done", the
- * janitor waits until no local process has GASNETRUN_JOBID=<jobid> in its
- * environment (bounded) and sweeps again. */
-void gasnetrun_janitor_linger(void);
-/* The launcher swept itself: the janitor exits without sweeping (unless
- * told to linger). */
-void gasnetrun_janitor_done(void);
 
 /* alloc.c */
 /* The name of the first variable showing that this runs inside a batch

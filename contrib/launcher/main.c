@@ -1,5 +1,5 @@
-/* contrib/launcher/main.c: gasnetrun_ibv's command line, spawner choice,
- * shared-memory sweep and exit code.
+/* contrib/launcher/main.c: gasnetrun_ibv's command line, spawner choice and
+ * exit code.
  *
  *   gasnetrun_ibv -n N [-N nodes] [-E VAR1,VAR2] [-v] [-t] [-k]
  *                 [-spawner=NAME] [--] prog [args]
@@ -12,7 +12,6 @@
  * job's exit code is returned otherwise.
  */
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -61,9 +60,6 @@ static char *spawner_names(char *buf, size_t len)
     }
     return buf;
 }
-
-#define SHM_DIR "/dev/shm"
-#define SHM_PREFIX "gasnet-ibv-" /* core/pshm names objects "/gasnet-ibv-<jobid>..." */
 
 /* ---- small utilities (declared in launcher.h) ------------------------------ */
 static const char *line_prefix = GASNETRUN_NAME;
@@ -171,7 +167,8 @@ static void usage(FILE *f)
             "  -E <VAR1[,VAR2...]>  list of environment variables to propagate\n"
             "  -v                   be verbose about what is happening\n"
             "  -t                   test only, don't execute anything (implies -v)\n"
-            "  -k                   keep any temporary files created (implies -v)\n"
+            "  -k                   keep temporary files (there are none: shared memory\n"
+            "                       has no name; accepted for GASNet's scripts; implies -v)\n"
             "  -spawner=NAME        force use of a specific spawner (available: %s)\n"
             "  -h, --help           print this summary\n",
             spawner_names(names, sizeof(names)));
@@ -274,32 +271,6 @@ static void parse_args(int argc, char **argv, gasnetrun_opts_t *o)
     o->argv = argv + i;
 }
 
-/* ---- after the job ----------------------------------------------------------- */
-void gasnetrun_sweep_shm(const char *jobid, int keep, int verbose)
-{
-    char prefix[128];
-    int plen = snprintf(prefix, sizeof(prefix), SHM_PREFIX "%s", jobid);
-    DIR *d = opendir(SHM_DIR);
-    int found = 0;
-    if (d) {
-        struct dirent *e;
-        while ((e = readdir(d)) != NULL) {
-            if (strncmp(e->d_name, prefix, (size_t)plen) != 0) continue;
-            found++;
-            if (keep) {
-                gasnetrun_say("-k: keeping " SHM_DIR "/%s", e->d_name);
-            } else if (unlinkat(dirfd(d), e->d_name, 0) == 0) {
-                if (verbose) gasnetrun_say("removed leftover " SHM_DIR "/%s", e->d_name);
-            } else if (errno != ENOENT) {
-                gasnetrun_say("cannot remove " SHM_DIR "/%s: %s", e->d_name, strerror(errno));
-            }
-        }
-        closedir(d);
-    }
-    if (keep && !found) gasnetrun_say("-k: no temporary files (" SHM_DIR "/%s*) to keep", prefix);
-    gasnetrun_janitor_done();
-}
-
 /* The spawner and why it was chosen: -spawner=, else GASNET_IBV_SPAWNER,
  * else configure's --with-ibv-spawner, else (auto) local on one host outside
  * any allocation, otherwise mpi when built, else ssh. */
@@ -355,15 +326,9 @@ static int local_main(gasnetrun_opts_t *opts)
         return 1;
     }
     if (gasnetrun_hub_signals(&job) != 0) return 1;
-    if (!opts->keep) gasnetrun_janitor_start(job.jobid);
     int code = gasnetrun_local_spawn(&job);
     if (code == 0) code = gasnetrun_hub_run(&job);
     gasnetrun_job_free(&job);
-    /* Every rank has been reaped (hub_run ends when the last one is, or 10 s
-     * after a SIGKILL it did not survive in user space), and ranks fork no
-     * helpers: no process of the job is left that could create an object
-     * after this sweep.  tests/exit/run-case.sh checks it per job. */
-    gasnetrun_sweep_shm(job.jobid, opts->keep, opts->verbose);
     gasnetrun_verbose(opts, "job %s exit code %d", job.jobid, code);
     return code;
 }

@@ -21,7 +21,6 @@
  * ranks and links are done (then its parent closes the link), or tears its
  * part down when the link to its parent ends or it gets SIGINT/SIGTERM/
  * SIGHUP: SIGTERM to its ranks, EOF to the nodes below, SIGKILL 2 s later.
- * It removes /dev/shm/gasnet-ibv-<jobid>* of its host at the end.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -500,7 +499,6 @@ int gasnetrun_node_main(int argc, char **argv)
         return 1;
     }
     if (gasnetrun_hub_signals(&nd.sig) != 0) return 1;
-    if (!nd.s.keep) gasnetrun_janitor_start(nd.s.jobid);
     gasnetrun_layout(nd.s.nranks, nd.s.nhosts, nd.s.host_lo, &nd.first, &nd.count);
     uint32_t lf, lc;
     gasnetrun_layout(nd.s.nranks, nd.s.nhosts, nd.s.host_hi - 1, &lf, &lc);
@@ -512,7 +510,6 @@ int gasnetrun_node_main(int argc, char **argv)
     start_ranks();
     serve();
     if (!nd.tearing) gasnetrun_conn_drain(&nd.up, gasnetrun_now() + GASNETRUN_REAP_GRACE);
-    gasnetrun_sweep_shm(nd.s.jobid, nd.s.keep, nd.s.verbose);
     verbose("done");
     return nd.tearing ? 1 : 0;
 }

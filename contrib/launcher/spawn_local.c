@@ -125,7 +125,6 @@ int gasnetrun_fork_rank(const char *jobid, uint32_t rank, uint32_t size, const c
     }
     *pid = p;
     *sock = sv[0];
-    gasnetrun_janitor_watch(p);
     int err = exec_result(rep[0]);
     close(rep[0]);
     return err;

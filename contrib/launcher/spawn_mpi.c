@@ -110,7 +110,6 @@ static int run(char **argv, const char *from, const char *tmpl, const gasnetrun_
 {
     gasnetrun_job_t sig = {0};
     if (gasnetrun_hub_signals(&sig) != 0) return 1;
-    if (!opts->keep) gasnetrun_janitor_start(jobid);
     int rep[2];
     if (pipe2(rep, O_CLOEXEC) != 0) {
         gasnetrun_say("cannot create a pipe: %s", strerror(errno));
@@ -139,7 +138,6 @@ static int run(char **argv, const char *from, const char *tmpl, const gasnetrun_
         return 1;
     }
     setpgid(pid, pid);
-    gasnetrun_janitor_watch(pid);
     int err = 0;
     if (read(rep[0], &err, sizeof(err)) == (ssize_t)sizeof(err) && err) {
         close(rep[0]);
@@ -259,8 +257,6 @@ int gasnetrun_mpirun_main(gasnetrun_opts_t *opts, const char *spawner)
     int code = run(argv, from, tmpl, opts, jobid, relay);
     gasnetrun_relay_close(relay);
     gasnetrun_words_free(argv);
-    gasnetrun_janitor_linger(); /* mpirun's ranks may outlive it: janitor.c */
-    gasnetrun_sweep_shm(jobid, opts->keep, opts->verbose);
     gasnetrun_verbose(opts, "job %s exit code %d", jobid, code);
     return code;
 }

@@ -236,7 +236,6 @@ int gasnetrun_ssh_main(gasnetrun_opts_t *opts)
     gasnetrun_hosts_free(hosts, nlisted);
     gasnetrun_words_free(sargv);
     gasnetrun_words_free(env);
-    gasnetrun_sweep_shm(job.jobid, opts->keep, opts->verbose);
     gasnetrun_verbose(opts, "job %s exit code %d", job.jobid, code);
     return code;
 }

@@ -1,9 +1,9 @@
 /* core/pshm/pshm.c: the PSHM neighbourhood, its AM queues and exit word.
  *
- * init (collective): compute the neighbourhood, agree on the job id, let the
- * neighbourhood leader (lowest rank) create one object holding a header
- * with the exit word, a Request and a Reply queue per neighbour and the
- * lanes, let the others map it, then unlink it.  Data path: try_send and
+ * init (collective): compute the neighbourhood, let the neighbourhood leader
+ * (lowest rank) create one unnamed shared file holding a header with the
+ * exit word, a Request and a Reply queue per neighbour and the lanes, let
+ * the others open and map it through /proc, then close its descriptor.  Data path: try_send and
  * poll over the lock-free queues and lanes of queue.c.  Segments are in
  * segment.c.
  * Layout, memory cost and the deadlock argument: core/pshm/README.
@@ -61,19 +61,6 @@ static void probe_prefetchw(void)
 static void probe_prefetchw(void) {}
 #define OWN_HINT(p) __builtin_prefetch((p), 1, 3)
 #endif
-
-/* ---- job id ------------------------------------------------------------------ */
-/* The job id names every shared-memory object (the launcher sweeps
- * GASNETI_PSHM_PREFIX<jobid>* at job end); the bootstrap owns it. */
-static void jobid_choose(char *buf)
-{
-    snprintf(buf, GASNETC_PSHM_JOBID_MAX, "%s", gasneti_bootstrap_jobid());
-}
-
-const char *gasnetc_pshm_jobid(void)
-{
-    return gasnetc_pshm_state.jobid[0] ? gasnetc_pshm_state.jobid : NULL;
-}
 
 /* ---- barrier area ------------------------------------------------------------- */
 static uint32_t bar_rounds(uint32_t n)
@@ -212,8 +199,9 @@ static int lanes_bind(gasnetc_pshm_state_t *st)
 }
 
 /* Every rank: finds the queues in a mapped neighbourhood object. */
-static int shared_bind(gasnetc_pshm_state_t *st, const char *name)
+static int shared_bind(gasnetc_pshm_state_t *st)
 {
+    static const char name[] = "the AM queue file";
     gasnetc_pshm_shared_t *sh = st->shared;
     char *base = (char *)sh + sizeof(*sh);
     int bad;
@@ -249,8 +237,7 @@ int gasnetc_pshm_init(const gasneti_bootstrap_ops_t *boot, uint32_t rank, uint32
                       const uint64_t *host_of, unsigned maxsize, gasnetc_pshm_deliver_fn deliver)
 {
     gasnetc_pshm_state_t *st = &gasnetc_pshm_state;
-    char jobid[GASNETC_PSHM_JOBID_MAX];
-    char name[GASNETC_PSHM_NAME_MAX];
+    gasnetc_pshm_handle_t mine, *all = NULL;
     int64_t depth = GASNETI_PARAM_INT(GASNET_PSHM_NETWORK_DEPTH);
     size_t qsize = 0, len = 0, lsize = 0;
     uint32_t lane_depth = 0;
@@ -258,6 +245,7 @@ int gasnetc_pshm_init(const gasneti_bootstrap_ops_t *boot, uint32_t rank, uint32
 
     if (st->initialized) gasneti_fatalerror("PSHM: gasnetc_pshm_init called twice");
     memset(st, 0, sizeof(*st));
+    st->shared_fd = -1;
     st->boot = boot;
     st->rank = rank;
     st->size = size;
@@ -267,13 +255,6 @@ int gasnetc_pshm_init(const gasneti_bootstrap_ops_t *boot, uint32_t rank, uint32
     if (!st->ranks) gasneti_fatalerror("PSHM: out of memory for %u ranks", size);
     st->n = gasnetc_pshm_nbrhd_compute(rank, size, host_of, maxsize, st->ranks, &st->my_index);
     leader = (st->my_index == 0);
-
-    /* One job id for all, chosen by rank 0 (empty = rank 0 failed). */
-    memset(jobid, 0, sizeof(jobid));
-    if (rank == 0) jobid_choose(jobid);
-    boot->broadcast(jobid, sizeof(jobid), st->jobid, 0);
-    st->jobid[GASNETC_PSHM_JOBID_MAX - 1] = '\0';
-    if (!st->jobid[0]) return -1;
 
     if (depth < 2 || depth > (1 << 20)) {
         gasnetc_pshm_error("PSHM: GASNET_PSHM_NETWORK_DEPTH=%lld is out of range (2..1048576); "
@@ -296,11 +277,12 @@ int gasnetc_pshm_init(const gasneti_bootstrap_ops_t *boot, uint32_t rank, uint32
               lanes_bytes(st->n, lsize);
     }
     st->shared_len = len;
-    gasnetc_pshm_obj_name(name, sizeof(name), "am", st->ranks[0]);
 
-    /* Step 1: the leader creates and formats the object. */
+    /* Step 1: the leader creates and formats the file; its handle (status
+     * in pid: -1 = failed) goes to every rank. */
+    memset(&mine, 0, sizeof(mine));
     if (leader && status == 0) {
-        void *p = st->n > 1 ? gasnetc_pshm_obj_create(name, len, "AM queues")
+        void *p = st->n > 1 ? gasnetc_pshm_obj_create(len, "AM queues", &st->shared_fd, &mine)
                             : gasnetc_pshm_obj_anon(len, "AM queues");
         if (p) {
             st->shared = p;
@@ -310,26 +292,34 @@ int gasnetc_pshm_init(const gasneti_bootstrap_ops_t *boot, uint32_t rank, uint32
             status = -1;
         }
     }
-    if (!gasnetc_pshm_all_ok(status)) goto fail_unlink;
+    if (status) mine.pid = -1;
+    all = calloc(size, sizeof(*all));
+    if (!all) gasneti_fatalerror("PSHM: out of memory for %u handles", size);
+    boot->exchange(&mine, sizeof(mine), all);
+    for (uint32_t r = 0; r < size; r++)
+        if (all[r].pid < 0) status = -1;
+    if (status) goto fail;
 
     /* Step 2: the others map it; everyone finds the queues. */
     if (!leader) {
-        st->shared = gasnetc_pshm_obj_open(name, len, "AM queues");
+        st->shared = gasnetc_pshm_obj_open(st->ranks[0], &all[st->ranks[0]], len, "AM queues");
         if (st->shared) st->mapped = 1;
         else status = -1;
     }
-    if (status == 0) status = shared_bind(st, name);
-    if (!gasnetc_pshm_all_ok(status)) goto fail_unlink;
+    if (status == 0) status = shared_bind(st);
+    if (!gasnetc_pshm_all_ok(status)) goto fail;
 
-    /* Step 3: everyone has it mapped; the name is no longer needed. */
-    if (leader && st->n > 1) gasnetc_pshm_obj_unlink(name);
+    /* Step 3: everyone has it mapped; the descriptor is no longer needed. */
+    gasnetc_pshm_obj_close(&st->shared_fd);
+    free(all);
     st->initialized = 1;
     fast_publish(st);
     if (st->rx_all[0]) __atomic_store_n(&pshm_rxq, st->rx_all, __ATOMIC_RELEASE);
     return 0;
 
-fail_unlink:
-    if (leader && st->n > 1 && st->mapped) gasnetc_pshm_obj_unlink(name);
+fail:
+    gasnetc_pshm_obj_close(&st->shared_fd);
+    free(all);
     gasnetc_pshm_fini();
     return -1;
 }

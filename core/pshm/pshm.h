@@ -4,9 +4,10 @@
  * that RMA is memcpy, and exchange Active Messages through shared-memory
  * queues: each process owns one Request queue and one Reply queue that all
  * its neighbours produce into, and (neighbourhoods of 2..16) a Request and
- * a Reply lane from each neighbour for the AMs whose payload fits in a slot.  Shared-memory objects are unlinked as soon
- * as every neighbour has mapped them, so none outlives the job even when a
- * process is killed (the launcher also sweeps GASNETI_PSHM_PREFIX<jobid>*).
+ * a Reply lane from each neighbour for the AMs whose payload fits in a slot.
+ * The shared memory is unnamed files (O_TMPFILE in /dev/shm, else memfd)
+ * that neighbours open through /proc/<owner pid>/fd/<fd>: nothing has a
+ * name, so nothing outlives the job's processes whatever kills them.
  * Design notes: core/pshm/README.
  *
  * Collective calls (init, segment_attach) use the bootstrap and must be
@@ -20,7 +21,15 @@
 #include "bootstrap/bootstrap.h"
 #include "core/am/wire.h"
 
-#define GASNETI_PSHM_PREFIX "/gasnet-ibv-"
+/* How a neighbour finds one of this process's shared-memory files: the
+ * owner's pid and descriptor (opened as /proc/<pid>/fd/<fd>) and the file's
+ * identity (checked after the open).  Valid while the owner keeps fd open. */
+typedef struct {
+    int32_t pid;
+    int32_t fd;
+    uint64_t dev;
+    uint64_t ino;
+} gasnetc_pshm_handle_t;
 
 /* Called for every AM taken off a queue.  payload points into the queue slot
  * (valid until the callback returns); for Long AMs the payload is already
@@ -54,13 +63,17 @@ int gasnetc_pshm_segment_attach(uintptr_t size, void **addr);
  * Returns NULL if [addr, addr+len) is not inside that segment. */
 void *gasnetc_pshm_addr(uint32_t rank, const void *addr, size_t len);
 
-/* Created segments shared with neighbours (extended/ep.c): a shared object
- * of len bytes named by (this rank, serial), mapped here; a neighbour's
- * object mapped here; unlinking ours once every neighbour mapped it.
- * create/map return NULL after printing why.  Control path. */
+/* Created segments shared with neighbours (extended/ep.c): create makes
+ * an unnamed shared file of len bytes for this rank's serial, maps it and
+ * keeps its descriptor open; handle gives what neighbours need to open it
+ * (-1 once released or if never created); map opens rank's file from its
+ * handle; release closes ours (once every neighbour mapped it, or when the
+ * segment is destroyed; no-op if already released).  create/map return
+ * NULL after printing why.  Control path, under the caller's lock. */
 void *gasnetc_pshm_cseg_create(uint32_t serial, size_t len);
-void *gasnetc_pshm_cseg_map(uint32_t rank, uint32_t serial, size_t len);
-void gasnetc_pshm_cseg_unlink(uint32_t serial);
+int gasnetc_pshm_cseg_handle(uint32_t serial, gasnetc_pshm_handle_t *h);
+void *gasnetc_pshm_cseg_map(uint32_t rank, const gasnetc_pshm_handle_t *h, size_t len);
+void gasnetc_pshm_cseg_release(uint32_t serial);
 
 /* Tries to enqueue one AM to neighbour dest (a Request or a Reply, per
  * hdr->is_req).  Copies hdr and nbytes of payload (Short/Medium; Long
@@ -106,12 +119,7 @@ void *gasnetc_pshm_barrier_area(uint32_t *rounds, size_t *per_epoch, size_t *per
 void gasnetc_pshm_set_exit(int code);
 int gasnetc_pshm_exit_requested(int *code);
 
-/* The job id in this job's object names (GASNETRUN_JOBID, or one made up
- * by rank 0 for jobs started without gasnetrun_ibv), or NULL before init.
- * Exit paths may sweep /dev/shm + GASNETI_PSHM_PREFIX + jobid + "*". */
-const char *gasnetc_pshm_jobid(void);
-
-/* Releases every shared mapping (objects were already unlinked): each is
+/* Releases every shared mapping (no descriptor is open by then): each is
  * replaced by private zero pages at the same address, so threads still
  * running during exit see empty queues and a clear exit word, try_send
  * reports "full", and gasnetc_pshm_addr still translates (into zeros)

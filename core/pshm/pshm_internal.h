@@ -1,6 +1,6 @@
 /* core/pshm/pshm_internal.h: state and helpers shared by the files of
  * core/pshm (pshm.c: neighbourhood, queues, exit word; segment.c: segments;
- * shmobj.c: shared-memory objects; nbrhd.c: the pure neighbourhood rule).
+ * shmobj.c: the unnamed shared-memory files; nbrhd.c: the pure neighbourhood rule).
  * Not for use outside core/pshm (the API is pshm.h).
  */
 #ifndef GASNETC_PSHM_INTERNAL_H
@@ -11,11 +11,6 @@
 #include "core/pshm/pshm.h"
 #include "core/pshm/queue.h"
 #include <gasnet_pshm_inline.h>
-
-/* Longest job id accepted in object names (GASNETRUN_JOBID or generated). */
-#define GASNETC_PSHM_JOBID_MAX 64
-/* Room for GASNETI_PSHM_PREFIX + job id + "-seg<rank>". */
-#define GASNETC_PSHM_NAME_MAX (GASNETC_PSHM_JOBID_MAX + 48)
 
 /* The neighbourhood object: this header, then 2*n queues (Request queue of
  * index i at 2i, Reply queue at 2i+1), each qsize bytes, the barrier area,
@@ -48,13 +43,13 @@ typedef struct {
     uint32_t rank, size;  /* job rank and size */
     uint32_t n, my_index; /* neighbourhood size and my index in ranks[] */
     uint32_t *ranks;      /* sorted job ranks of the neighbourhood */
-    char jobid[GASNETC_PSHM_JOBID_MAX];
     gasnetc_pshm_deliver_fn deliver;
     int initialized;
     int mapped;           /* 1 while the neighbourhood object is live */
     int retired;          /* fini ran: mappings are private zero pages now */
     gasnetc_pshm_shared_t *shared; /* the neighbourhood object */
     size_t shared_len;
+    int shared_fd;        /* leader: the object's descriptor until all mapped it */
     gasnetc_pshmq_t **reqq, **repq; /* per neighbour index */
     /* Lanes (NULL without): lane_out[w][i] from me into index i (NULL at
      * my index), lane_in[w][k] the n-1 lanes into me; w 0 Replies, 1
@@ -110,17 +105,22 @@ void gasnetc_pshm_rma_publish(void);
  * after it has claimed the teardown.  Async-signal-safe (munmap only). */
 void gasnetc_pshm_segment_fini(void);
 
-/* ---- shared-memory objects (shmobj.c); control path only ------------------ */
-/* Writes "<GASNETI_PSHM_PREFIX><jobid>-<what><rank>" into buf. */
-void gasnetc_pshm_obj_name(char *buf, size_t len, const char *what, uint32_t rank);
-/* Creates object name (exclusive), reserves len bytes of backing store
- * (so that a full /dev/shm fails here, not with SIGBUS later) and maps it.
- * what_for names the use in the message ("AM queues", "segment").  Returns
- * the mapping, or NULL after printing one line (object, size, errno, fix);
- * on failure nothing is left in /dev/shm. */
-void *gasnetc_pshm_obj_create(const char *name, size_t len, const char *what_for);
-/* Maps an existing object of at least len bytes.  NULL after printing. */
-void *gasnetc_pshm_obj_open(const char *name, size_t len, const char *what_for);
+/* ---- shared-memory files (shmobj.c); control path only --------------------- */
+/* Creates an unnamed shared file (core/pshm/README "Shared memory without
+ * names"), reserves len bytes of backing store (so that a full /dev/shm
+ * fails here, not with SIGBUS later) and maps it.  The descriptor stays
+ * open in *fd (until gasnetc_pshm_obj_close) so that neighbours can open
+ * the file from *h.  what_for names the use in messages ("AM queues",
+ * "segment").  Returns the mapping, or NULL (*fd = -1) after printing one
+ * line (size, the failing call, errno, the fix). */
+void *gasnetc_pshm_obj_create(size_t len, const char *what_for, int *fd,
+                              gasnetc_pshm_handle_t *h);
+/* Maps rank owner's file of at least len bytes from its handle (owner's
+ * descriptor still open).  NULL after printing. */
+void *gasnetc_pshm_obj_open(uint32_t owner, const gasnetc_pshm_handle_t *h, size_t len,
+                            const char *what_for);
+/* Closes *fd if open and sets it to -1. */
+void gasnetc_pshm_obj_close(int *fd);
 /* Anonymous shared mapping for a neighbourhood of one.  NULL after printing. */
 void *gasnetc_pshm_obj_anon(size_t len, const char *what_for);
 /* Replaces a shared mapping by private zero pages at the same address (or
@@ -128,8 +128,6 @@ void *gasnetc_pshm_obj_anon(size_t len, const char *what_for);
  * still polling or copying during exit reads zeros instead of faulting.
  * Async-signal-safe. */
 void gasnetc_pshm_obj_retire(void *p, size_t len);
-/* Removes the name (errors other than "already gone" are reported). */
-void gasnetc_pshm_obj_unlink(const char *name);
 /* Collective over the whole job: exchanges each rank's status (0 = ok).
  * Returns 1 if every rank reported 0.  Also serves as a barrier. */
 int gasnetc_pshm_all_ok(int my_status);

@@ -1,10 +1,10 @@
 /* core/pshm/segment.c: cross-mapped segments.
  *
- * Attach (collective): every rank creates its segment as a shared-memory
- * object (an anonymous shared mapping when it is alone in its
- * neighbourhood), then all exchange (owner address, size, status); each
- * maps every neighbour's object; a second status exchange tells that all
- * mappings exist, and each rank unlinks its own name.  From then on
+ * Attach (collective): every rank creates its segment as an unnamed shared
+ * file (an anonymous shared mapping when it is alone in its
+ * neighbourhood), then all exchange (owner address, size, status, handle);
+ * each opens and maps every neighbour's file; a second status exchange
+ * tells that all mappings exist, and each rank closes its descriptor.  From then on
  * gasnetc_pshm_addr turns an owner-side address into the local one by
  * adding the difference of the two bases.
  */
@@ -22,6 +22,7 @@ typedef struct {
     uint64_t size;
     int32_t status;
     int32_t pad;
+    gasnetc_pshm_handle_t h;
 } seg_info_t;
 
 static size_t page_round(uint64_t size)
@@ -42,12 +43,11 @@ static void unmap_all(gasnetc_pshm_seg_t *segs, uint32_t n)
 int gasnetc_pshm_segment_attach(uintptr_t size, void **addr)
 {
     gasnetc_pshm_state_t *st = &gasnetc_pshm_state;
-    char name[GASNETC_PSHM_NAME_MAX];
     seg_info_t mine, *all;
     gasnetc_pshm_seg_t *segs;
     size_t maplen = 0;
     void *p = NULL;
-    int status = 0;
+    int status = 0, fd = -1;
 
     if (!st->initialized) gasneti_fatalerror("PSHM: segment attach before gasnetc_pshm_init");
     if (st->seg_attached) gasneti_fatalerror("PSHM: the segment is already attached");
@@ -56,7 +56,7 @@ int gasnetc_pshm_segment_attach(uintptr_t size, void **addr)
     if (!segs || !all) gasneti_fatalerror("PSHM: out of memory for %u segment records", st->size);
 
     /* Step 1: my own segment. */
-    gasnetc_pshm_obj_name(name, sizeof(name), "seg", st->rank);
+    memset(&mine, 0, sizeof(mine));
     if (size > 0) {
         maplen = page_round(size);
         if (maplen == 0) {
@@ -64,12 +64,11 @@ int gasnetc_pshm_segment_attach(uintptr_t size, void **addr)
                                (unsigned long long)size);
             status = -1;
         } else {
-            p = st->n > 1 ? gasnetc_pshm_obj_create(name, maplen, "segment")
+            p = st->n > 1 ? gasnetc_pshm_obj_create(maplen, "segment", &fd, &mine.h)
                           : gasnetc_pshm_obj_anon(maplen, "segment");
             if (!p) status = -1;
         }
     }
-    memset(&mine, 0, sizeof(mine));
     mine.addr = (uint64_t)(uintptr_t)p;
     mine.size = p ? (uint64_t)size : 0;
     mine.status = status;
@@ -89,10 +88,8 @@ int gasnetc_pshm_segment_attach(uintptr_t size, void **addr)
             s->maplen = maplen;
             p = NULL; /* now owned by segs[] */
         } else if (in->size > 0) {
-            char nbr[GASNETC_PSHM_NAME_MAX];
-            gasnetc_pshm_obj_name(nbr, sizeof(nbr), "seg", st->ranks[i]);
             s->maplen = page_round(in->size);
-            s->local = gasnetc_pshm_obj_open(nbr, s->maplen, "segment");
+            s->local = gasnetc_pshm_obj_open(st->ranks[i], &in->h, s->maplen, "segment");
             if (!s->local) {
                 status = -1;
                 break;
@@ -100,10 +97,10 @@ int gasnetc_pshm_segment_attach(uintptr_t size, void **addr)
         }
     }
 
-    /* Step 3: everybody has mapped everything (or someone failed): my name
-     * can go either way. */
+    /* Step 3: everybody has mapped everything (or someone failed): my
+     * descriptor can go either way. */
     status = gasnetc_pshm_all_ok(status) ? 0 : -1;
-    if (size > 0 && st->n > 1) gasnetc_pshm_obj_unlink(name);
+    gasnetc_pshm_obj_close(&fd);
     if (status) goto fail;
     free(all);
     st->segs = segs;
@@ -113,11 +110,8 @@ int gasnetc_pshm_segment_attach(uintptr_t size, void **addr)
     return 0;
 
 fail:
-    if (p) {
-        /* Still ours: created but never handed to segs[]. */
-        if (st->n > 1) gasnetc_pshm_obj_unlink(name);
-        munmap(p, maplen);
-    }
+    gasnetc_pshm_obj_close(&fd);
+    if (p) munmap(p, maplen); /* still ours: created but never handed to segs[] */
     unmap_all(segs, st->n);
     free(segs);
     free(all);
@@ -152,31 +146,45 @@ void gasnetc_pshm_segment_fini(void)
 }
 
 /* ---- created segments shared with neighbours (extended/ep.c) ---------------- */
-
-static void cseg_name(char *buf, size_t len, uint32_t rank, uint32_t serial)
-{
-    char what[32];
-    snprintf(what, sizeof(what), "cseg%u-r", (unsigned)serial);
-    gasnetc_pshm_obj_name(buf, len, what, rank);
-}
+/* This rank's created segments by serial: the descriptor (until every
+ * neighbour has mapped the file, or the segment is destroyed) and the
+ * handle.  Control path; extended/ep.c calls these under its lock. */
+typedef struct {
+    int fd;
+    gasnetc_pshm_handle_t h;
+} cseg_t;
+static cseg_t *cseg;
+static uint32_t cseg_cap;
 
 void *gasnetc_pshm_cseg_create(uint32_t serial, size_t len)
 {
-    char name[128];
-    cseg_name(name, sizeof(name), gasnetc_pshm_state.rank, serial);
-    return gasnetc_pshm_obj_create(name, len, "created segment (gex_Segment_Create)");
+    if (serial >= cseg_cap) {
+        uint32_t cap = cseg_cap ? cseg_cap : 8;
+        while (cap <= serial) cap *= 2;
+        cseg_t *t = realloc(cseg, cap * sizeof(*t));
+        if (!t) return NULL;
+        memset(t + cseg_cap, 0, (cap - cseg_cap) * sizeof(*t));
+        for (uint32_t i = cseg_cap; i < cap; i++) t[i].fd = -1;
+        cseg = t;
+        cseg_cap = cap;
+    }
+    return gasnetc_pshm_obj_create(len, "created segment (gex_Segment_Create)", &cseg[serial].fd,
+                                   &cseg[serial].h);
 }
 
-void *gasnetc_pshm_cseg_map(uint32_t rank, uint32_t serial, size_t len)
+int gasnetc_pshm_cseg_handle(uint32_t serial, gasnetc_pshm_handle_t *h)
 {
-    char name[128];
-    cseg_name(name, sizeof(name), rank, serial);
-    return gasnetc_pshm_obj_open(name, len, "neighbour's created segment");
+    if (serial >= cseg_cap || cseg[serial].fd < 0) return -1;
+    *h = cseg[serial].h;
+    return 0;
 }
 
-void gasnetc_pshm_cseg_unlink(uint32_t serial)
+void *gasnetc_pshm_cseg_map(uint32_t rank, const gasnetc_pshm_handle_t *h, size_t len)
 {
-    char name[128];
-    cseg_name(name, sizeof(name), gasnetc_pshm_state.rank, serial);
-    gasnetc_pshm_obj_unlink(name);
+    return gasnetc_pshm_obj_open(rank, h, len, "created segment");
+}
+
+void gasnetc_pshm_cseg_release(uint32_t serial)
+{
+    if (serial < cseg_cap) gasnetc_pshm_obj_close(&cseg[serial].fd);
 }

@@ -17,10 +17,10 @@
 #     which a loaded machine can stretch;
 #   - no process of the job is left once gasnetrun_ibv has returned (0.5 s
 #     grace; processes are found by the harness's IBVTEST_TAG);
-#   - no /dev/shm object of the job (gasnet-ibv-<launcher pid>-...) exists
-#     when gasnetrun_ibv returns, and none appears within 0.5 s more.  The
-#     harness's own /dev/shm check cannot tell whose an entry is when other
-#     jobs run at the same time; this one goes by the job's name;
+#   - no /dev/shm object of the job (gasnet-ibv-<launcher pid>-..., the
+#     names of shm_open objects, which core/pshm no longer makes: its
+#     shared memory has no name) exists when gasnetrun_ibv returns, and
+#     none appears within 0.5 s more;
 #   - the job's exit code is CODE (checked here, not by the harness: the
 #     harness reads 137, a rank killed by SIGKILL, as its own timeout);
 #   - every -o REGEX (grep -E) occurs in the output, no -x REGEX does.
@@ -65,8 +65,7 @@ pidf=$(mktemp "${TMPDIR:-/tmp}/exit-case-pid.XXXXXX")
 trap 'rm -f "$log" "$pidf"' EXIT
 t0=$EPOCHREALTIME
 # In the foreground (a background job would start with SIGQUIT ignored),
-# through an exec that records the launcher's pid: its job's /dev/shm
-# objects are named gasnet-ibv-<that pid>-... (bootstrap/bootstrap.c).
+# through an exec that records the launcher's pid (job_shm below).
 "${BASH:-bash}" -c 'echo $$ >"$0" && exec "$@"' "$pidf" "$launcher" -n "$np" "$prog" "$mode" >"$log" 2>&1 </dev/null
 rc=$?
 t1=$EPOCHREALTIME
@@ -129,7 +128,7 @@ if [ -n "${IBVTEST_TAG:-}" ]; then
 fi
 
 # No object of the job exists when gasnetrun_ibv returns, nor appears later
-# (a process of the job that outlived the sweep); checked after the wait
+# (a process of the job that outlived the launcher); checked after the wait
 # above (at least 0.5 s in all).
 sleep 0.5
 shm_later=$(job_shm)

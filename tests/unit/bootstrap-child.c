@@ -19,7 +19,6 @@
  *   sleep      every rank sleeps 60 s ("sleep-noterm": ignoring SIGTERM)
  *   mismatch   rank 0 calls barrier, the others exchange
  *   timeout    rank 0 sleeps 10 s before the barrier the others wait in
- *   shm        rank 0 leaves /dev/shm/gasnet-ibv-<jobid>-leftover behind
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -217,24 +216,6 @@ int main(int argc, char **argv)
         if (me == 0) nap(10);
         boot->barrier();
         return 1;
-    }
-    if (!strcmp(mode, "shm") || !strcmp(mode, "shm-sleep")) {
-        if (me == 0) {
-            char path[256];
-            snprintf(path, sizeof(path), "/dev/shm/gasnet-ibv-%s-leftover", gasneti_bootstrap_jobid());
-            int fd = open(path, O_WRONLY | O_CREAT, 0600);
-            if (fd >= 0) close(fd);
-            printf("rank 0: created %s\n", path);
-        }
-        if (!strcmp(mode, "shm-sleep")) { /* the launcher is killed meanwhile */
-            if (argc > 2) write_pid(argv[2]);
-            nap(60);
-            return 1;
-        }
-        boot->barrier();
-        boot->notify_exit(0);
-        boot->fini();
-        return 0;
     }
     fprintf(stderr, "bootstrap-child: unknown mode '%s'\n", mode);
     return 2;

@@ -1,7 +1,7 @@
 /* tests/unit/test-bootstrap-jobs.c: real jobs through the built
  * gasnetrun_ibv running tests/unit/bootstrap-child: collectives at 4 ranks,
  * exit-code propagation, crashes, aborts, timeouts, launcher signals, exec
- * failure, usage errors and the /dev/shm sweep.  Every job runs in its own
+ * failure and usage errors.  Every job runs in its own
  * process group under a deadline; survivors are looked for by pid.
  */
 #include <dirent.h>
@@ -330,37 +330,6 @@ static void jobs_cli(job_t *j)
     show(j, ok);
 }
 
-static void jobs_shm(job_t *j)
-{
-    char path[128] = "";
-    run(j, NULL, 30, NO_ACT, (const char *[]){L, "-n", "2", C, "shm", NULL});
-    const char *p = strstr(j->out, "/dev/shm/gasnet-ibv-");
-    if (p) sscanf(p, "%127s", path);
-    int ok = exit_code(j) == 0 && p && access(path, F_OK) != 0;
-    tb_check(ok, "a leftover /dev/shm/gasnet-ibv-<jobid>* object is removed after the job");
-    show(j, ok);
-    run(j, NULL, 30, NO_ACT, (const char *[]){L, "-k", "-n", "2", C, "shm", NULL});
-    p = strstr(j->out, "created /dev/shm/gasnet-ibv-");
-    if (p) sscanf(p + 8, "%127s", path);
-    ok = exit_code(j) == 0 && p && access(path, F_OK) == 0 && strstr(j->out, "-k: keeping");
-    tb_check(ok, "-k keeps it and says so");
-    show(j, ok);
-    if (p) unlink(path);
-
-    /* SIGKILL of the launcher while a rank holds an object: the janitor
-     * removes it once the ranks are gone. */
-    run(j, NULL, 30, (action_t){SIGKILL, 2}, (const char *[]){L, "-n", "2", C, "shm-sleep", piddir, NULL});
-    p = strstr(j->out, "created /dev/shm/gasnet-ibv-");
-    if (p) sscanf(p + 8, "%127s", path);
-    double t0 = now();
-    while (p && access(path, F_OK) == 0 && now() - t0 < 5) nap_ms(20);
-    ok = exit_code(j) == 1000 + SIGKILL && p && access(path, F_OK) != 0 && no_survivors(3);
-    tb_check(ok, "launcher SIGKILLed while a rank holds a /dev/shm object: removed in %.2f s",
-             now() - t0);
-    show(j, ok);
-    if (p) unlink(path);
-}
-
 /* The default spawner (no -spawner=, no GASNET_IBV_SPAWNER; configure's
  * default auto): local on a bare host, never local inside an allocation. */
 static void jobs_default(job_t *j)
@@ -448,7 +417,6 @@ int tb_run_jobs(void)
     jobs_exits(j);
     jobs_signals(j);
     jobs_cli(j);
-    jobs_shm(j);
     jobs_default(j);
     free(j);
     clear_pidfiles();

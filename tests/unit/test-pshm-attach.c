@@ -5,8 +5,9 @@
  * init, segment attach with per-rank sizes (one of 0), cross-mapped reads
  * and writes, bounds of gasnetc_pshm_addr, Request/Reply/Long AMs to every
  * neighbour and self (Replies sent from inside Request handlers, with
- * gasnetc_pshm_poll(1) while the Reply queue is full), the exit word,
- * nothing left in /dev/shm, a segment larger than /dev/shm failing cleanly
+ * gasnetc_pshm_poll(1) while the Reply queue is full), the exit word, no
+ * shared memory with a name or a descriptor left open after init and
+ * attach, a segment larger than /dev/shm failing cleanly
  * at attach, and fini twice.  Every check is agreed by all ranks; rank 0
  * prints one line per check.  Exits 0 only if all passed.
  */
@@ -87,21 +88,36 @@ static void check(int ok, const char *what)
     if (bad) failures++;
 }
 
-/* 1 if /dev/shm holds no object of this job. */
+/* 1 if nothing of PSHM has a name or an open descriptor here: every
+ * mapping of a /dev/shm or memfd file is of an unlinked one ("(deleted)"),
+ * and no descriptor points at such a file (the owner closed it once every
+ * neighbour had mapped it). */
 static int shm_clean(void)
 {
-    char prefix[128];
+    char line[512], link[512], path[300];
     struct dirent *de;
-    DIR *d = opendir("/dev/shm");
     int clean = 1;
-    if (!d) return 1;
-    snprintf(prefix, sizeof(prefix), "%s%s", &GASNETI_PSHM_PREFIX[1], gasnetc_pshm_jobid()); /* no leading / */
-    while ((de = readdir(d)))
-        if (strncmp(de->d_name, prefix, strlen(prefix)) == 0) {
-            printf("  rank %u: leftover /dev/shm/%s\n", my_rank, de->d_name);
+    FILE *f = fopen("/proc/self/maps", "r");
+    DIR *d;
+    while (f && fgets(line, sizeof(line), f))
+        if ((strstr(line, " /dev/shm/") || strstr(line, " /memfd:")) && !strstr(line, "(deleted)")) {
+            printf("  rank %u: a mapping with a name: %s", my_rank, line);
             clean = 0;
         }
-    closedir(d);
+    if (f) fclose(f);
+    d = opendir("/proc/self/fd");
+    while (d && (de = readdir(d))) {
+        ssize_t n;
+        snprintf(path, sizeof(path), "/proc/self/fd/%s", de->d_name);
+        n = readlink(path, link, sizeof(link) - 1);
+        if (n <= 0) continue;
+        link[n] = '\0';
+        if (!strncmp(link, "/dev/shm/", 9) || !strncmp(link, "/memfd:", 7)) {
+            printf("  rank %u: descriptor %s still open on %s\n", my_rank, de->d_name, link);
+            clean = 0;
+        }
+    }
+    if (d) closedir(d);
     return clean;
 }
 
@@ -234,16 +250,7 @@ static void run_rank(const uint64_t *host_of, unsigned maxsize, const char *jobi
         }
         check(ok, "in_nbrhd agrees with the rank list");
     }
-    {
-        char mine[64], all[NP][64];
-        int ok = gasnetc_pshm_jobid() != NULL;
-        snprintf(mine, sizeof(mine), "%s", ok ? gasnetc_pshm_jobid() : "");
-        fb_exchange(mine, sizeof(mine), all);
-        for (uint32_t r = 0; r < nprocs; r++) ok &= strcmp(all[r], mine) == 0;
-        if (jobid) ok &= strcmp(mine, jobid) == 0;
-        check(ok, jobid ? "every rank uses GASNETRUN_JOBID" : "every rank got rank 0's job id");
-    }
-    check(shm_clean(), "nothing of this job in /dev/shm after init");
+    check(shm_clean(), "no shared memory with a name or an open descriptor after init");
     snprintf(what, sizeof(what), "a neighbourhood of %u ranks has %s", nb,
              nb > 1 ? "lanes of 8 slots" : "no lanes");
     check(gasnetc_pshm_lane_depth() == (nb > 1 ? 8u : 0u), what);
@@ -258,7 +265,7 @@ static void run_rank(const uint64_t *host_of, unsigned maxsize, const char *jobi
         } else {
             rc = gasnetc_pshm_segment_attach(my_rank == 1 ? big : 65536, &base);
             check(rc == -1 && base == NULL, "a segment larger than /dev/shm fails at attach on all ranks");
-            check(shm_clean(), "nothing left in /dev/shm after the failed attach");
+            check(shm_clean(), "no name or descriptor left after the failed attach");
         }
         gasnetc_pshm_fini();
         return;
@@ -268,7 +275,7 @@ static void run_rank(const uint64_t *host_of, unsigned maxsize, const char *jobi
     uintptr_t size = my_rank == 2 ? 0 : (uintptr_t)(my_rank + 1) * 65536 + 4096;
     rc = gasnetc_pshm_segment_attach(size, &base);
     check(rc == 0 && (size == 0) == (base == NULL), "segment attach succeeds");
-    check(shm_clean(), "nothing of this job in /dev/shm after attach");
+    check(shm_clean(), "no shared memory with a name or an open descriptor after attach");
     {
         uint64_t mine[2] = {(uint64_t)(uintptr_t)base, size}, all[NP][2];
         fb_exchange(mine, sizeof(mine), all);

@@ -3,7 +3,8 @@
 # included by Makefile.am.  Cases: tests/integration/manifest.d/relia.manifest.
 INTEGRATION_TESTS += tests/integration/relia/loopback tests/integration/relia/loopback-par
 EXTRA_DIST += tests/integration/manifest.d/relia.manifest tests/softroce/verbs.d/relia.manifest \
-	tests/integration/relia/valgrind-job.sh
+	tests/integration/relia/valgrind-job.sh tests/integration/relia/shm-kill.sh \
+	tests/integration/relia/shm-symlink.sh tests/integration/relia/shm-private.sh
 
 tests_integration_relia_loopback_SOURCES = tests/integration/relia/loopback.c
 tests_integration_relia_loopback_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
@@ -20,6 +21,13 @@ tests_integration_relia_segsize_SOURCES = tests/integration/relia/segsize.c
 tests_integration_relia_segsize_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
 tests_integration_relia_segsize_CFLAGS = $(IT_CFLAGS)
 tests_integration_relia_segsize_LDADD = $(TEST_SEQ_LIBS)
+
+# A job's whole life in shared memory, for shm-kill.sh and shm-symlink.sh.
+INTEGRATION_TESTS += tests/integration/relia/shm-life
+tests_integration_relia_shm_life_SOURCES = tests/integration/relia/shm-life.c
+tests_integration_relia_shm_life_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
+tests_integration_relia_shm_life_CFLAGS = $(IT_CFLAGS)
+tests_integration_relia_shm_life_LDADD = $(TEST_SEQ_LIBS)
 
 INTEGRATION_TESTS += tests/integration/relia/sigint
 tests_integration_relia_sigint_SOURCES = tests/integration/relia/sigint.c
