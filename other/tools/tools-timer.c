@@ -35,13 +35,6 @@ static uint64_t ns_per_tick_q32; /* ns per tick << 32; 0 until calibrated */
 static pthread_once_t calib_once = PTHREAD_ONCE_INIT;
 
 #if defined(__x86_64__)
-#define TIMER_HAVE_COUNTER 1
-static inline uint64_t cycle_counter(void)
-{
-    uint32_t lo, hi;
-    __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
-    return ((uint64_t)hi << 32) | lo;
-}
 /* 1 if the first "flags" line of /proc/cpuinfo has both constant_tsc and
  * nonstop_tsc (the TSC neither follows frequency changes nor stops). */
 static int counter_is_constant(void)
@@ -59,27 +52,11 @@ static int counter_is_constant(void)
     fclose(f);
     return constant && nonstop;
 }
-#elif defined(__aarch64__)
-#define TIMER_HAVE_COUNTER 1
-static inline uint64_t cycle_counter(void)
-{
-    uint64_t v;
-    __asm__ __volatile__("isb; mrs %0, cntvct_el0" : "=r"(v)::"memory");
-    return v;
-}
-static int counter_is_constant(void)
-{
-    return 1;
-}
 #else
-#define TIMER_HAVE_COUNTER 0
-static inline uint64_t cycle_counter(void)
-{
-    return gasneti_now_ns();
-}
+/* aarch64: the generic timer is constant by architecture. */
 static int counter_is_constant(void)
 {
-    return 0;
+    return GASNETI_HAVE_CYCLE_COUNTER;
 }
 #endif
 
@@ -88,13 +65,13 @@ static void choose_mode(void)
     const char *want = gasneti_param_str(GASNETI_PARAM_GASNET_TIMER);
     int native;
     if (strcmp(want, "native") == 0)
-        native = TIMER_HAVE_COUNTER;
+        native = GASNETI_HAVE_CYCLE_COUNTER;
     else if (strcmp(want, "posix") == 0)
         native = 0;
     else
-        native = TIMER_HAVE_COUNTER && counter_is_constant();
+        native = GASNETI_HAVE_CYCLE_COUNTER && counter_is_constant();
     calib_ns0 = gasneti_now_ns();
-    calib_ticks0 = native ? cycle_counter() : calib_ns0;
+    calib_ticks0 = native ? gasneti_cycle_counter() : calib_ns0;
     __atomic_store_n(&timer_mode, native ? TIMER_NATIVE : TIMER_POSIX, __ATOMIC_RELEASE);
 }
 
@@ -111,9 +88,9 @@ static int mode(void)
 gasnett_tick_t gasnett_ticks_now(void)
 {
     int m = __atomic_load_n(&timer_mode, __ATOMIC_ACQUIRE);
-    if (__builtin_expect(m == TIMER_NATIVE, 1)) return cycle_counter();
+    if (__builtin_expect(m == TIMER_NATIVE, 1)) return gasneti_cycle_counter();
     if (m == TIMER_UNSET) m = mode();
-    return m == TIMER_NATIVE ? cycle_counter() : gasneti_now_ns();
+    return m == TIMER_NATIVE ? gasneti_cycle_counter() : gasneti_now_ns();
 }
 
 static void calibrate(void)
@@ -123,7 +100,7 @@ static void calibrate(void)
         uint64_t ns1, ticks1;
         do {
             ns1 = gasneti_now_ns();
-            ticks1 = cycle_counter();
+            ticks1 = gasneti_cycle_counter();
         } while (ns1 - calib_ns0 < CALIB_NS);
         if (ticks1 > calib_ticks0)
             q = (uint64_t)(((double)(ns1 - calib_ns0) / (double)(ticks1 - calib_ticks0)) *

@@ -21,7 +21,6 @@ Records: {"tool": "ucx_perftest <test>", "test", "size", "ok", "reason",
 only.
 """
 import os
-import subprocess
 import time
 
 import bench_perftest as pt
@@ -90,31 +89,11 @@ def run_pair(test, size, dev, gid_index, server_ip, port, timeout=60, quick=Fals
     client = [TOOL, server_ip] + args
     rec = {"tool": "%s %s" % (TOOL, test), "test": test, "size": size, "iters": n,
            "command": " ".join(client), "ok": False, "reason": None}
-    env = env_for(dev, gid_index)
-    try:
-        srv = subprocess.Popen(["timeout", str(timeout), TOOL, "-p", str(port)], env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    except OSError as e:
-        rec["reason"] = "cannot start %s: %s" % (TOOL, e)
+    out, rc, why = pt.serve_and_run([TOOL, "-p", str(port)], client, port, timeout,
+                                    env=env_for(dev, gid_index))
+    if why:
+        rec["reason"] = "cannot start %s: %s" % (TOOL, why)
         return rec
-    try:
-        deadline = time.time() + min(timeout, 20)
-        while not pt.listening(port) and srv.poll() is None and time.time() < deadline:
-            time.sleep(0.05)
-        try:
-            cli = subprocess.run(["timeout", str(timeout)] + client, env=env,
-                                 capture_output=True, text=True, timeout=timeout + 10)
-            out, rc = cli.stdout + cli.stderr, cli.returncode
-        except subprocess.TimeoutExpired:
-            out, rc = "", 124
-        try:
-            srv.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            pass
-    finally:
-        if srv.poll() is None:
-            srv.kill()
-            srv.wait()
     res = parse(out)
     if rc == 0 and res:
         rec.update(ok=True, lat_us=res[0], bw_MBps=res[1])
