@@ -17,6 +17,7 @@
  * one acquire load and the counter read. */
 #include <gasnet_tools.h>
 
+#include "other/log/log.h"
 #include "other/param/param.h"
 #include "other/tools/tools-timer.h"
 #include "other/util/sysinfo.h"
@@ -68,8 +69,11 @@ static void choose_mode(void)
         native = GASNETI_HAVE_CYCLE_COUNTER;
     else if (strcmp(want, "posix") == 0)
         native = 0;
-    else
+    else {
+        if (strcmp(want, "auto") != 0)
+            gasneti_warning("GASNET_TIMER=%s is not auto, native or posix: auto is used", want);
         native = GASNETI_HAVE_CYCLE_COUNTER && counter_is_constant();
+    }
     calib_ns0 = gasneti_now_ns();
     calib_ticks0 = native ? gasneti_cycle_counter() : calib_ns0;
     __atomic_store_n(&timer_mode, native ? TIMER_NATIVE : TIMER_POSIX, __ATOMIC_RELEASE);
