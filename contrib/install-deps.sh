@@ -27,6 +27,8 @@ packages=(
     # Soft-RoCE test tier (a guest kernel with rxe, see shared/softroce)
     qemu-system-x86 busybox-static kmod xz-utils cpio iproute2
     ibverbs-utils rdmacm-utils perftest
+    # make bench: UCX's ucx_perftest, the peer library beside ours over verbs
+    ucx-utils
     # memory checking
     valgrind
     # fuzzing (tests/fuzz: clang's libFuzzer and sanitizer runtimes)

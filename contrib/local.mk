@@ -35,7 +35,8 @@ fill_common = $(SED) -e 's|[@]CC[@]|$(strip $(CC) $(GASNETI_USER_CFLAGS))|g' \
 	-e 's|[@]SPAWNER_LIBS[@]|$(GASNETI_CLIENT_SPAWNER_LIBS)|g' \
 	-e 's|[@]LD_REQUIRES_MPI[@]|$(GASNETI_LD_REQUIRES_MPI)|g' \
 	-e 's|[@]MPI_LINK_LIBS[@]|$(GASNETI_MPI_LINK_LIBS)|g' \
-	-e 's|[@]OPT_CFLAGS[@]|$(GASNETI_OPT_CFLAGS)|g' \
+	-e 's|[@]OPT_CFLAGS[@]|$(GASNETI_CLIENT_OPT_CFLAGS)|g' \
+	-e 's|[@]OPT_CXXFLAGS[@]|$(GASNETI_CLIENT_OPT_CXXFLAGS)|g' \
 	-e 's|[@]THREAD_DEFINES[@]|$(GASNET_THREAD_DEFINES)|g' \
 	-e 's|[@]THREAD_LIBS[@]|$(GASNET_THREAD_LIBS)|g' \
 	-e 's|[@]SPAWNER_DEFAULT[@]|$(GASNETI_DEFAULT_SPAWNER)|g' \

@@ -222,7 +222,11 @@
 #else
 #define GASNETT_CACHE_LINE_BYTES 64
 #endif
+#if defined(__x86_64__) || defined(__aarch64__)
+#define GASNETT_TIMER_CONFIG timers_native
+#else
 #define GASNETT_TIMER_CONFIG timers_posix_monotonic
+#endif
 #define GASNETT_MEMBAR_CONFIG membars_gcc_atomic
 #define GASNETT_ATOMIC_CONFIG atomics_gcc_atomic
 #define GASNETT_ATOMIC32_CONFIG atomic32_gcc_atomic

@@ -1,4 +1,4 @@
-/* gasnet_tools_timer.h: timers (nanoseconds of CLOCK_MONOTONIC) and sleep.
+/* gasnet_tools_timer.h: timers (the cycle counter, or CLOCK_MONOTONIC) and sleep.
  * Part of gasnet_tools.h, which includes it: not meant to be included
  * directly. */
 #ifndef GASNET_TOOLS_TIMER_H
@@ -10,13 +10,17 @@
 GASNETT_BEGIN_EXTERNC
 
 /* ---- timers and sleep ---------------------------------------------------- */
-/* Ticks are nanoseconds of CLOCK_MONOTONIC. */
+/* Ticks are counts of the cycle counter where it runs at a constant rate
+ * (x86-64 with constant_tsc and nonstop_tsc, aarch64), else nanoseconds of
+ * CLOCK_MONOTONIC (other/tools/tools-timer.c); gasnett_ticks_to_ns converts
+ * a tick value or a difference of two. */
 typedef uint64_t gasnett_tick_t;
 #define GASNETT_TICK_MIN ((gasnett_tick_t)0)
 #define GASNETT_TICK_MAX ((gasnett_tick_t)UINT64_MAX)
 extern gasnett_tick_t gasnett_ticks_now(void);
-#define gasnett_ticks_to_ns(ticks) ((uint64_t)(ticks))
-#define gasnett_ticks_to_us(ticks) (((uint64_t)(ticks)) / 1000)
+extern uint64_t gasneti_ticks_to_ns(gasnett_tick_t ticks);
+#define gasnett_ticks_to_ns(ticks) gasneti_ticks_to_ns((gasnett_tick_t)(ticks))
+#define gasnett_ticks_to_us(ticks) (gasneti_ticks_to_ns((gasnett_tick_t)(ticks)) / 1000)
 /* Smallest observable tick step and cost of gasnett_ticks_now(), in us. */
 extern double gasnett_tick_granularityus(void);
 extern double gasnett_tick_overheadus(void);

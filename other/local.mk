@@ -13,6 +13,7 @@ libgasnet_sources += \
 # sources of the tools-only libraries libgasnet_tools-{seq,par}.a).
 gasnet_tools_sources = \
 	other/tools/tools-sys.c \
+	other/tools/tools-timer.c \
 	other/tools/tools-env.c \
 	other/tools/tools-misc.c
 
@@ -26,7 +27,8 @@ noinst_HEADERS += \
 	other/param/param-table.h \
 	other/log/log.h \
 	other/util/sysinfo.h \
-	other/util/strbuf.h
+	other/util/strbuf.h \
+	other/tools/tools-timer.h
 EXTRA_DIST += \
 	other/param/params.def other/param/params-general.def other/param/params-spawn.def \
 	other/param/params-ibv.def other/param/params-firehose.def other/param/params-compat.def \
@@ -47,7 +49,8 @@ readme-params: other/param/gasnet-param-doc$(EXEEXT)
 .PHONY: readme-params
 
 # Unit tests.
-UNIT_TESTS += tests/unit/test-param tests/unit/test-param-readme tests/unit/test-tools
+UNIT_TESTS += tests/unit/test-param tests/unit/test-param-readme tests/unit/test-tools \
+	tests/unit/test-timer
 tests_unit_test_param_SOURCES = tests/unit/test-param.c
 tests_unit_test_param_CPPFLAGS = $(TEST_SEQ_CPPFLAGS) -D_GNU_SOURCE
 tests_unit_test_param_LDADD = $(TEST_SEQ_LIBS)
@@ -58,3 +61,6 @@ EXTRA_tests_unit_test_param_readme_DEPENDENCIES = other/param/gasnet-param-doc$(
 tests_unit_test_tools_SOURCES = tests/unit/test-tools.c
 tests_unit_test_tools_CPPFLAGS = $(TEST_PAR_CPPFLAGS) -D_GNU_SOURCE
 tests_unit_test_tools_LDADD = $(TEST_PAR_LIBS)
+tests_unit_test_timer_SOURCES = tests/unit/test-timer.c
+tests_unit_test_timer_CPPFLAGS = $(TEST_PAR_CPPFLAGS) -D_GNU_SOURCE
+tests_unit_test_timer_LDADD = $(TEST_PAR_LIBS)

@@ -66,3 +66,47 @@ AC_DEFUN([GASNETI_FLAG_OPTIONS], [
   AC_SUBST([GASNETI_USER_LDFLAGS])
   AC_SUBST([GASNETI_MPI_CFLAGS])
 ])
+
+dnl GASNETI_CLIENT_OPT_FLAGS: after AC_PROG_CC and AC_PROG_CXX.  The
+dnl optimisation flags the fragments give clients (GASNET_OPT_CFLAGS,
+dnl GASNET_OPT_CXXFLAGS, GASNETTOOLS_CFLAGS, the link flags), as GASNet's
+dnl release build gives them: for GCC, -O3 with GASNet's inlining limits
+dnl (the library's inline fast paths are compiled into the client with these
+dnl flags); for other compilers -O3 alone when accepted, else -O2.  The
+dnl library itself keeps GASNETI_OPT_CFLAGS.  --enable-debug: -g -O0.
+dnl Substitutes GASNETI_CLIENT_OPT_CFLAGS and GASNETI_CLIENT_OPT_CXXFLAGS.
+AC_DEFUN([_GASNETI_CLIENT_OPT_PROBE], [
+  gasneti_save_flags=$[]_AC_LANG_PREFIX[]FLAGS
+  gasneti_opt=-O2
+  _AC_LANG_PREFIX[]FLAGS="-O3 -Werror"
+  AC_COMPILE_IFELSE([AC_LANG_PROGRAM([], [])], [gasneti_opt=-O3])
+  gasneti_gcc_params="--param max-inline-insns-single=35000 --param inline-unit-growth=10000 --param large-function-growth=200000"
+  _AC_LANG_PREFIX[]FLAGS="-O3 $gasneti_gcc_params -Werror"
+  AC_COMPILE_IFELSE([AC_LANG_PROGRAM([], [[
+#if !defined(__GNUC__) || defined(__clang__) || defined(__INTEL_COMPILER) || defined(__NVCOMPILER)
+#error not GCC
+#endif
+]])], [gasneti_opt="-O3 $gasneti_gcc_params"])
+  _AC_LANG_PREFIX[]FLAGS=$gasneti_save_flags
+])
+AC_DEFUN([GASNETI_CLIENT_OPT_FLAGS], [
+  AS_IF([test "x$gasneti_debug" = xyes], [
+    GASNETI_CLIENT_OPT_CFLAGS=$GASNETI_OPT_CFLAGS
+    GASNETI_CLIENT_OPT_CXXFLAGS=$GASNETI_OPT_CFLAGS
+  ], [
+    AC_MSG_CHECKING([optimisation flags for C clients])
+    AC_LANG_PUSH([C])
+    _GASNETI_CLIENT_OPT_PROBE
+    AC_LANG_POP([C])
+    GASNETI_CLIENT_OPT_CFLAGS=$gasneti_opt
+    AC_MSG_RESULT([$GASNETI_CLIENT_OPT_CFLAGS])
+    AC_MSG_CHECKING([optimisation flags for C++ clients])
+    AC_LANG_PUSH([C++])
+    _GASNETI_CLIENT_OPT_PROBE
+    AC_LANG_POP([C++])
+    GASNETI_CLIENT_OPT_CXXFLAGS=$gasneti_opt
+    AC_MSG_RESULT([$GASNETI_CLIENT_OPT_CXXFLAGS])
+  ])
+  AC_SUBST([GASNETI_CLIENT_OPT_CFLAGS])
+  AC_SUBST([GASNETI_CLIENT_OPT_CXXFLAGS])
+])

@@ -1,4 +1,4 @@
-/* other/tools/tools-sys.c: gasnet_tools.h timers, system queries, process
+/* other/tools/tools-sys.c: gasnet_tools.h wall clock, sleep, system queries, process
  * control and backtraces.  Thin wrappers over other/util and other/log. */
 #include <gasnet_tools.h>
 
@@ -15,50 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-/* ---- timers -------------------------------------------------------------- */
-
-gasnett_tick_t gasnett_ticks_now(void)
-{
-    return gasneti_now_ns();
-}
-
-double gasnett_tick_granularityus(void)
-{
-    static double cached = -1.0;
-    double g;
-    __atomic_load(&cached, &g, __ATOMIC_RELAXED);
-    if (g < 0.0) {
-        /* Smallest non-zero step seen over a few samples. */
-        uint64_t best = UINT64_MAX;
-        int i;
-        for (i = 0; i < 100; i++) {
-            uint64_t t0 = gasneti_now_ns(), t1;
-            while ((t1 = gasneti_now_ns()) == t0) {
-            }
-            if (t1 - t0 < best) best = t1 - t0;
-        }
-        g = (double)best / 1000.0;
-        __atomic_store(&cached, &g, __ATOMIC_RELAXED);
-    }
-    return g;
-}
-
-double gasnett_tick_overheadus(void)
-{
-    static double cached = -1.0;
-    double o;
-    __atomic_load(&cached, &o, __ATOMIC_RELAXED);
-    if (o < 0.0) {
-        enum { N = 10000 };
-        uint64_t t0 = gasneti_now_ns(), t1;
-        int i;
-        for (i = 0; i < N; i++) (void)gasnett_ticks_now();
-        t1 = gasneti_now_ns();
-        o = (double)(t1 - t0) / N / 1000.0;
-        __atomic_store(&cached, &o, __ATOMIC_RELAXED);
-    }
-    return o;
-}
+/* ---- wall clock and sleep (the tick timers: tools-timer.c) ---------------- */
 
 uint64_t gasnett_gettimeofday_us(void)
 {

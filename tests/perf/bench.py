@@ -38,6 +38,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import bench_config as cfg  # noqa: E402
+import bench_ucx  # noqa: E402
 import bench_validate  # noqa: E402
 import bench_verbs  # noqa: E402
 
@@ -473,6 +474,9 @@ def verbs_rows(args, raw, reason, env):
                        args.statistic)
         if raw is not None and (test.startswith("barrier") or is_send_rtt(test, size)):
             row["measured_reference"] = measured_reference(raw, row, args.verbs_ranks)
+        peer = bench_ucx.peer(raw, row) if raw is not None else None
+        if peer:
+            row["ucx"] = peer  # UCX's ucx_perftest in the same boot (bench_ucx.py)
         rows.append(row)
     return rows
 
@@ -584,7 +588,7 @@ def print_table(rows, statistic):
             "%.3g" % r["ratio"] if r["ratio"] is not None else "-", note))
     for i, why in enumerate(reasons):
         print("  [%d] %s" % (i + 1, why))
-    for line in measured_notes(rows) + median_notes(rows):
+    for line in measured_notes(rows) + median_notes(rows) + bench_ucx.notes(rows):
         print("  " + line)
     print()
 
@@ -778,7 +782,7 @@ def main(argv):
                      "perftest_version": (raw or {}).get("perftest_version"),
                      "ours_status": ours_status})
         rows += vr
-        notes += measured_notes(vr) + median_notes(vr)
+        notes += measured_notes(vr) + median_notes(vr) + bench_ucx.notes(vr)
         if env == "softroce":
             notes.append("Soft-RoCE runs under full emulation (TCG): absolute numbers are ~1000x "
                          "below hardware; only the ratios to perftest mean something.")

@@ -138,35 +138,10 @@ def _run_pair_once(tool, size, dev, gid_index, server_ip, port, timeout, iters, 
     server = (shlex.split(server_prefix) if server_prefix else []) + common
     rec = {"tool": tool, "size": size, "iters": n, "command": " ".join(client), "ok": False,
            "reason": None}
-    try:
-        srv = subprocess.Popen(["timeout", str(timeout)] + server, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True)
-    except OSError as e:
-        rec["reason"] = "cannot start %s: %s" % (tool, e)
+    out, rc, why = serve_and_run(server, client, port, timeout, remote=bool(server_prefix))
+    if why:
+        rec["reason"] = "cannot start %s: %s" % (tool, why)
         return rec
-    try:
-        deadline = time.time() + min(timeout, 20)
-        while not server_prefix and not listening(port) and srv.poll() is None:
-            if time.time() > deadline:
-                break
-            time.sleep(0.05)
-        if server_prefix:
-            time.sleep(2.0)  # remote server: no way to see its socket from here
-        try:
-            cli = subprocess.run(["timeout", str(timeout)] + client, capture_output=True,
-                                 text=True, timeout=timeout + 10)
-            out, rc = cli.stdout + cli.stderr, cli.returncode
-        except subprocess.TimeoutExpired:
-            out, rc = "", 124
-        try:
-            srv.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            srv.kill()
-            srv.wait()
-    finally:
-        if srv.poll() is None:
-            srv.kill()
-            srv.wait()
     res = parse(out, tool)
     if rc == 0 and res:
         rec.update(res)
@@ -177,6 +152,42 @@ def _run_pair_once(tool, size, dev, gid_index, server_ip, port, timeout, iters, 
             tool, size, rc, (": " + " / ".join(tail)) if tail else "") if rc != 0 else \
             "%s -s %d gave no usable result (non-finite or zero values)" % (tool, size)
     return rec
+
+
+def serve_and_run(server, client, port, timeout, env=None, remote=False):
+    """Starts the server command in the background, waits until it listens
+    on TCP port (remote: 2 s, its socket is not visible here), runs the
+    client, then waits for the server (killed if it lingers).  Both run
+    under timeout(1).  Returns (client output, client exit status, None) or
+    (None, None, why) when the server cannot be started."""
+    try:
+        srv = subprocess.Popen(["timeout", str(timeout)] + server, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, env=env)
+    except OSError as e:
+        return None, None, str(e)
+    try:
+        deadline = time.time() + min(timeout, 20)
+        while not remote and not listening(port) and srv.poll() is None:
+            if time.time() > deadline:
+                break
+            time.sleep(0.05)
+        if remote:
+            time.sleep(2.0)
+        try:
+            cli = subprocess.run(["timeout", str(timeout)] + client, capture_output=True,
+                                 text=True, timeout=timeout + 10, env=env)
+            out, rc = cli.stdout + cli.stderr, cli.returncode
+        except subprocess.TimeoutExpired:
+            out, rc = "", 124
+        try:
+            srv.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            pass
+    finally:
+        if srv.poll() is None:
+            srv.kill()
+            srv.wait()
+    return out, rc, None
 
 
 def guest_device():

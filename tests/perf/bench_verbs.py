@@ -8,8 +8,10 @@ In one boot it
      hangs there is recorded as not available with the reason, so a missing
      or broken verbs transport costs seconds, not the whole time budget; a
      program that passes the probe is then run with the profile's options;
-  2. runs the perftest pairs the ratio table needs (perftest_plan) and
-     tests/perf/ref-verbs (the measured barrier round perftest lacks);
+  2. runs the perftest pairs the ratio table needs (perftest_plan),
+     tests/perf/ref-verbs (the measured barrier round perftest lacks) and
+     UCX's ucx_perftest as a peer library (bench_ucx.PLAN: put, get and AM
+     latency at 8 B, put and get bandwidth at 64 KiB and 1 MiB);
   3. repeats 1 and 2 for up to ROUNDS rounds while the time budget allows
      one more (odd rounds run perftest first), so that ours and the
      reference alternate in the same boot: a host that is busy for a
@@ -30,6 +32,7 @@ import time
 
 import bench_config as cfg
 import bench_perftest as pt
+import bench_ucx as ucx
 
 PERFTEST_ORDER = ("ib_send_lat", "ib_write_lat", "ib_read_lat", "ib_send_bw", "ib_write_bw",
                   "ib_read_bw")
@@ -251,7 +254,9 @@ def main(args):
             ip = args.server_ip
     out = {"env": args.env_name, "device": dev, "gid_index": gid, "server_ip": ip,
            "perftest_version": pt.version(), "ours": {}, "perftest": [], "reason": None,
-           "profile": pname}
+           "profile": pname, "ucx": [],
+           "ucx_reason": None if ucx.available() else
+           "ucx_perftest is not installed (ucx-utils, contrib/install-deps.sh)"}
     deadline = t0 + args.verbs_budget
 
     def save():
@@ -271,13 +276,14 @@ def main(args):
                   (dev, gid, ip, out["perftest_version"]), flush=True)
             if out["perftest_version"] is None:
                 out["reason"] = "perftest is not installed (contrib/install-deps.sh)"
-            rounds_ours, rounds_pt, ref_verbs, only = [], [], [], None
+            rounds_ours, rounds_pt, ref_verbs, rounds_ucx, only = [], [], [], [], None
             pt_s = None  # how long the last round's perftest took
 
             def save_round():
                 out["ours"] = merge_ours(rounds_ours)
                 out["perftest"] = merge_perftest(rounds_pt)
                 out["ref_verbs"] = merge_ref_verbs(ref_verbs)
+                out["ucx"] = ucx.merge(rounds_ucx)
                 save()
 
             for rnd in range(1 if args.quick else ROUNDS):
@@ -286,9 +292,10 @@ def main(args):
                     print("bench: verbs round %d skipped (%.0f s left, a round took %.0f s)" %
                           (rnd + 1, deadline - r0, round_s), flush=True)
                     break
-                ours_r, pt_r = {}, []
+                ours_r, pt_r, ucx_r = {}, [], []
                 rounds_ours.append(ours_r)
                 rounds_pt.append(pt_r)
+                rounds_ucx.append(ucx_r)
                 # Ours keeps time for this round's perftest only when it is
                 # still to run: the first round's guess, then the last
                 # round's measured time.  (A fixed reserve once skipped our
@@ -310,6 +317,9 @@ def main(args):
                                      args.quick, log, deadline, pt_r, save)
                     run_ref_verbs(args.builddir, dev, gid, args.quick, log, deadline, ref_verbs,
                                   save)
+                    if out["ucx_reason"] is None:
+                        ucx.run_plan(ucx.PLAN, dev, gid, ip, args.quick, log, deadline, ucx_r,
+                                     save)
                     pt_s = time.time() - p0
 
                 for step in ((do_perftest, do_ours) if pt_first else (do_ours, do_perftest)):
@@ -325,9 +335,10 @@ def main(args):
                 r0 = time.time()
                 if deadline - r0 < 1.2 * lat_s:
                     break
-                ours_r, pt_r = {}, []
+                ours_r, pt_r, ucx_r = {}, [], []
                 rounds_ours.append(ours_r)
                 rounds_pt.append(pt_r)
+                rounds_ucx.append(ucx_r)
                 steps = [lambda: ours_r.update(run_ours(
                              args.builddir, profile, args.verbs_ranks, args.verbs_launcher_args,
                              log, deadline, save, only, 0, lat_only=True))]
@@ -337,6 +348,9 @@ def main(args):
                         deadline, pt_r, save, plan=LAT_PLAN))
                 steps.append(lambda: run_ref_verbs(args.builddir, dev, gid, args.quick, log,
                                                    deadline, ref_verbs, save))
+                if out["ucx_reason"] is None:
+                    steps.append(lambda: ucx.run_plan(ucx.LAT_PLAN, dev, gid, ip, args.quick,
+                                                      log, deadline, ucx_r, save))
                 for step in (steps if rnd % 2 else steps[::-1]):
                     step()
                     save_round()

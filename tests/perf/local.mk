@@ -30,6 +30,7 @@ EXTRA_DIST += \
 	tests/perf/bench_config.py \
 	tests/perf/bench_verbs.py \
 	tests/perf/bench_perftest.py \
+	tests/perf/bench_ucx.py \
 	tests/perf/bench_validate.py \
 	tests/perf/bench.schema.json \
 	tests/perf/icount.sh \
