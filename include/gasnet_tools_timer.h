@@ -10,8 +10,8 @@
 GASNETT_BEGIN_EXTERNC
 
 /* ---- timers and sleep ---------------------------------------------------- */
-/* Ticks are counts of the cycle counter where it runs at a constant rate
- * (x86-64 with constant_tsc and nonstop_tsc, aarch64), else nanoseconds of
+/* Ticks are counts of the cycle counter (x86-64 TSC, aarch64 generic
+ * timer), else nanoseconds of
  * CLOCK_MONOTONIC (other/tools/tools-timer.c); gasnett_ticks_to_ns converts
  * a tick value or a difference of two. */
 typedef uint64_t gasnett_tick_t;
