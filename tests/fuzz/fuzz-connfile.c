@@ -24,12 +24,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
     if (size < 3 || size > 4096) return 0;
     uint32_t n = 1u + data[0] % MAXSIZE, me = data[1] % n;
     int base = 2 + data[2] % 35;
-    size_t len = size - 3;
-    /* Exactly len+1 bytes, so that ASan sees any read past the NUL. */
-    char *text = malloc(len + 1);
-    FUZZ_CHECK(text != NULL);
-    memcpy(text, data + 3, len);
-    text[len] = '\0';
+    char *text = fuzz_text(data + 3, size - 3);
 
     uint8_t want[MAXSIZE], again[MAXSIZE];
     char err[256];

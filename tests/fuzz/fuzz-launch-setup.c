@@ -26,10 +26,7 @@ static int all_zero(const void *p, size_t n)
 
 static void check_words(const unsigned char *data, size_t size)
 {
-    char *text = malloc(size + 1), **words = NULL, err[200];
-    FUZZ_CHECK(text != NULL);
-    memcpy(text, data, size);
-    text[size] = '\0';
+    char *text = fuzz_text(data, size), **words = NULL, err[200];
     memset(err, 'Q', sizeof(err));
     int n = gasnetrun_split_words(text, &words, err, sizeof(err));
     free(text);

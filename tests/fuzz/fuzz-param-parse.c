@@ -144,11 +144,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
     if (size > 4096) return 0;
-    /* Exactly size+1 bytes, so that ASan sees any read past the NUL. */
-    char *text = malloc(size + 1);
-    FUZZ_CHECK(text != NULL);
-    memcpy(text, data, size);
-    text[size] = '\0';
+    char *text = fuzz_text(data, size);
 
     fuzz_int(text);
     fuzz_double(text);

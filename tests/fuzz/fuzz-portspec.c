@@ -18,10 +18,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
     if (size > 4096) return 0;
-    char *text = malloc(size + 1);
-    FUZZ_CHECK(text != NULL);
-    memcpy(text, data, size);
-    text[size] = '\0';
+    char *text = fuzz_text(data, size);
 
     gasnetc_ibv_portspec_t spec;
     char err[256];
