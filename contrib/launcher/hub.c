@@ -521,7 +521,8 @@ static void check_deadlines(gasnetrun_job_t *job)
 static int next_timeout_ms(void)
 {
     double next = hub.abort_deadline;
-    if (hub.exiting && hub.exit_deadline) next = hub.exit_deadline;
+    if (hub.exiting && hub.exit_deadline && (!next || hub.exit_deadline < next))
+        next = hub.exit_deadline;
     if (!hub.exiting && hub.collect_deadline && (!next || hub.collect_deadline < next))
         next = hub.collect_deadline;
     if (hub.term_sig && hub.term_deadline && (!next || hub.term_deadline < next))
