@@ -57,6 +57,7 @@ static struct {
     int64_t abort_rank;      /* first ABORT, settling (-1: none) */
     int abort_code;
     double abort_deadline;   /* 0: settled */
+    double abort_since;
     int64_t preinit_rank;    /* ended with 0 before joining (-1: none) */
     int64_t joined_rank;     /* the first rank that joined (-1: none) */
 } hub;
@@ -209,6 +210,37 @@ void gasnetrun_hub_fail(gasnetrun_job_t *job, int code, const char *fmt, ...)
     kill_all(job, SIGKILL);
 }
 
+/* 1 if local process pid is ending on its own (a zombie, or PF_EXITING in
+ * /proc/PID/stat: it is releasing its memory and queue pairs, which under
+ * emulation or with much pinned memory takes seconds). */
+static int dying(pid_t pid)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    ssize_t n = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    if (n <= 0) return 0;
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')'); /* after the command name */
+    char state = 0;
+    unsigned long flags = 0;
+    if (!p || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %lu", &state, &flags) != 2) return 0;
+    return state == 'Z' || state == 'X' || (flags & 0x4u) != 0; /* PF_EXITING */
+}
+
+/* A local rank that is ending on its own and has not been reaped: an ABORT
+ * waits for its status (its death may be what the ABORT reports). */
+static int rank_dying(gasnetrun_job_t *job)
+{
+    for (uint32_t r = 0; r < job->nranks; r++) {
+        gasnetrun_rank_t *rk = &job->ranks[r];
+        if (rk->alive && rk->link < 0 && !rk->killed && !rk->sent_abort && dying(rk->pid)) return 1;
+    }
+    return 0;
+}
+
 /* The first ABORT, once settled: a line naming the rank, its code unless a
  * signal's (or an earlier failure's) already stands, every other rank
  * SIGKILLed. */
@@ -270,7 +302,8 @@ static void handle_frame(gasnetrun_job_t *job, uint32_t r, uint32_t type, unsign
             if (hub.abort_rank < 0) { /* the first ABORT settles, then kills */
                 hub.abort_rank = r;
                 hub.abort_code = code;
-                hub.abort_deadline = gasnetrun_now() + GASNETRUN_ABORT_SETTLE;
+                hub.abort_since = gasnetrun_now();
+                hub.abort_deadline = hub.abort_since + GASNETRUN_ABORT_SETTLE;
                 hub.exiting = 1;
             }
         }
@@ -477,7 +510,12 @@ static void on_launcher_signal(gasnetrun_job_t *job, int sig)
 static void check_deadlines(gasnetrun_job_t *job)
 {
     double now = gasnetrun_now();
-    if (hub.abort_deadline && now >= hub.abort_deadline) abort_settled(job);
+    if (hub.abort_deadline && now >= hub.abort_deadline) {
+        if (rank_dying(job) && now < hub.abort_since + GASNETRUN_ABORT_WAIT_MAX)
+            hub.abort_deadline = now + 0.05; /* its status first */
+        else
+            abort_settled(job);
+    }
     if (!hub.exiting && hub.collect_deadline && now >= hub.collect_deadline) {
         hub.collect_deadline = 0;
         begin_exit(job, hub.code);

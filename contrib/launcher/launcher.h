@@ -38,6 +38,9 @@
  * signal often reaches the other ranks as a transport error (they abort)
  * before the hub has reaped it, and the signal must win. */
 #define GASNETRUN_ABORT_SETTLE 0.3
+/* ... and, while a rank is ending on its own (a zombie or exiting, not yet
+ * reaped), up to this long for its status. */
+#define GASNETRUN_ABORT_WAIT_MAX 10.0
 /* The greeting a node writes before its first frame (the parent skips what
  * a remote login shell may print before it), then a u32 1 in the node's byte
  * order. */
