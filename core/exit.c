@@ -56,6 +56,17 @@
 #include <time.h>
 #include <unistd.h>
 
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_LEAK__)
+#define GASNETC_LSAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(leak_sanitizer)
+#define GASNETC_LSAN 1
+#endif
+#endif
+#ifdef GASNETC_LSAN
+#include <sanitizer/lsan_interface.h>
+#endif
+
 /* Internal handler indices of the exit protocol (core range 1..63). */
 #define EXIT_HIDX_ARRIVE 56 /* Request to rank 0: "exiting with code c" */
 #define EXIT_HIDX_ROLE 57   /* its Reply: ROLE_LEADER or ROLE_MEMBER */
@@ -527,6 +538,17 @@ static void exit_release(int code, int abort_job)
     STORE(ex.released, 1);
 }
 
+/* LeakSanitizer checks at exit from an atexit handler, which _exit skips:
+ * the end of every released exit runs the check itself (leaks end the
+ * process with LSan's exit code, which gasnetrun_ibv makes the job's). */
+static void exit_leak_check(void)
+{
+#ifdef GASNETC_LSAN
+    cancel_alarm(); /* the check stops every thread and scans: not a hang */
+    __lsan_do_leak_check();
+#endif
+}
+
 /* The end of every exit that does not return: no further coordination. */
 static void exit_finish(void) __attribute__((__noreturn__));
 static void exit_finish(void)
@@ -534,6 +556,7 @@ static void exit_finish(void)
     int code = LOAD(ex.code);
     quiet_process();
     if (!LOAD(ex.released)) exit_release(code, 0);
+    exit_leak_check();
     _exit(code);
 }
 
@@ -551,6 +574,7 @@ static void exit_local(int code, int collective_possible)
     code = exit_coordinate(LOAD(ex.code), collective_possible, &abort_job);
     STORE(ex.code, code);
     exit_release(code, abort_job);
+    exit_leak_check();
     _exit(code);
 }
 
@@ -569,11 +593,23 @@ static void exit_remote(int code, int why)
 }
 
 /* ---- entry points --------------------------------------------------------------------- */
+/* The code as the process reports it: the operating system keeps 8 bits,
+ * so a non-zero code whose low 8 bits are 0 (256, 512, -256) would read as
+ * success.  It becomes 1, with a warning naming the call. */
+static int exit_code8(int code, const char *call)
+{
+    if (!code || (code & 0xff)) return code & 0xff;
+    exit_say("WARNING", "%s(%d): an exit status keeps 8 bits, and %d would read as 0 (success); "
+             "exiting with 1 instead", call, code, code);
+    return 1;
+}
+
 void gasnet_exit(int exitcode)
 {
+    exitcode = exit_code8(exitcode, "gasnet_exit");
     if (!gasneti_init_done || !LOAD(ex.inited)) exit(exitcode);
-    if (getpid() != ex.pid) _exit(exitcode & 0xff); /* a forked child is not a rank */
-    exit_local(exitcode & 0xff, 1);
+    if (getpid() != ex.pid) _exit(exitcode); /* a forked child is not a rank */
+    exit_local(exitcode, 1);
 }
 
 /* Bootstrap thread: gasnetrun_ibv asks this rank to leave. */
@@ -612,6 +648,8 @@ static void at_exit(int status, void *arg)
     int abort_job, code;
     (void)arg;
     if (!LOAD(ex.inited) || getpid() != ex.pid) return;
+    const int asked = status; /* libc exits with it unless we _exit */
+    if (!LOAD(gasneti_exit_claimed)) status = exit_code8(status, "exit");
     if (!exit_head(status & 0xff)) {
         if (exit_owner) {
             if (!LOAD(ex.released)) exit_finish(); /* exit() from our SIGQUIT */
@@ -624,7 +662,10 @@ static void at_exit(int status, void *arg)
     STORE(ex.code, code);
     exit_release(code, abort_job);
     cancel_alarm();
-    if (code != (status & 0xff)) _exit(code); /* the job agreed on another code */
+    if (code != (asked & 0xff)) { /* another code: the job's, or 256 -> 1 */
+        exit_leak_check();
+        _exit(code);
+    }
 }
 
 void gasnetc_fatal_exit(int exitcode)

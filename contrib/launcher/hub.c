@@ -14,7 +14,14 @@
  *    code wins, EXIT(code) goes to every other live rank, and whoever is
  *    still running after the exit timeout (plus a 1 s grace so the ranks'
  *    watchdogs go first) is SIGKILLed.
- *  - ABORT(code) kills every other rank at once.
+ *  - ABORT(code) kills every other rank GASNETRUN_ABORT_SETTLE later: a
+ *    rank killed by a signal makes its peers abort with transport errors,
+ *    and its death, reaped in that time, gives the job's code instead.
+ *  - A rank that ends with 0 without EXIT: after it joined (sent a frame,
+ *    i.e. it is inside gasnet_init or later) the job fails with 1 (it left
+ *    without gasnet_exit); before it joined, the job fails with 1 as soon
+ *    as any rank has joined (those wait for it forever), and a job whose
+ *    ranks all end before joining (not a GASNet program) exits 0.
  *  - SIGINT/SIGTERM/SIGHUP to the launcher: SIGTERM to every rank, SIGKILL
  *    2 s later, exit code 128+signal.
  *  - After any SIGKILL the launcher waits at most 10 s per rank.
@@ -47,6 +54,12 @@ static struct {
     double term_deadline;
     double reap_deadline; /* after SIGKILLs: 0 when none pending */
     uint32_t nalive;
+    int64_t abort_rank;      /* first ABORT, settling (-1: none) */
+    int abort_code;
+    double abort_deadline;   /* 0: settled */
+    double abort_since;
+    int64_t preinit_rank;    /* ended with 0 before joining (-1: none) */
+    int64_t joined_rank;     /* the first rank that joined (-1: none) */
 } hub;
 
 static int sig_write_fd = -1;
@@ -197,11 +210,83 @@ void gasnetrun_hub_fail(gasnetrun_job_t *job, int code, const char *fmt, ...)
     kill_all(job, SIGKILL);
 }
 
+/* 1 if local process pid is ending on its own (a zombie, or PF_EXITING in
+ * /proc/PID/stat: it is releasing its memory and queue pairs, which under
+ * emulation or with much pinned memory takes seconds). */
+static int dying(pid_t pid)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    ssize_t n = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    if (n <= 0) return 0;
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')'); /* after the command name */
+    char state = 0;
+    unsigned long flags = 0;
+    if (!p || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %lu", &state, &flags) != 2) return 0;
+    return state == 'Z' || state == 'X' || (flags & 0x4u) != 0; /* PF_EXITING */
+}
+
+/* A local rank that is ending on its own and has not been reaped: an ABORT
+ * waits for its status (its death may be what the ABORT reports). */
+static int rank_dying(gasnetrun_job_t *job)
+{
+    for (uint32_t r = 0; r < job->nranks; r++) {
+        gasnetrun_rank_t *rk = &job->ranks[r];
+        if (rk->alive && rk->link < 0 && !rk->killed && !rk->sent_abort && dying(rk->pid)) return 1;
+    }
+    return 0;
+}
+
+/* The first ABORT, once settled: a line naming the rank, its code unless a
+ * signal's (or an earlier failure's) already stands, every other rank
+ * SIGKILLed. */
+static void abort_settled(gasnetrun_job_t *job)
+{
+    uint32_t r = (uint32_t)hub.abort_rank;
+    hub.abort_deadline = 0;
+    set_code(hub.abort_code);
+    if (hub.code != hub.abort_code)
+        gasnetrun_say("rank %u aborted the job (exit code %d) after the failure above, whose code "
+                      "%d the job keeps; killing the other ranks", (unsigned)r, hub.abort_code,
+                      hub.code);
+    else
+        gasnetrun_say("rank %u aborted the job (exit code %d); killing the other ranks",
+                      (unsigned)r, hub.abort_code);
+    for (uint32_t i = 0; i < job->nranks; i++)
+        if (i != r) kill_rank(job, i, SIGKILL);
+    if (!hub.reap_deadline) hub.reap_deadline = gasnetrun_now() + GASNETRUN_REAP_GRACE;
+}
+
+/* Rank `gone` ended with 0 before it joined while rank `joined` is in the
+ * job: that rank waits in gasnet_init for it forever. */
+static void preinit_fail(gasnetrun_job_t *job, uint32_t gone, uint32_t joined)
+{
+    char who[160];
+    if (hub.exiting || hub.term_sig) return;
+    gasnetrun_say("%s exited with code 0 before gasnet_init while rank %u has joined the job "
+                  "(every rank must call gasnet_init); the job exits 1",
+                  rank_desc(job, gone, who, sizeof(who)), (unsigned)joined);
+    set_code(1);
+    begin_exit(job, 1);
+}
+
+static void rank_joined(gasnetrun_job_t *job, uint32_t r)
+{
+    job->ranks[r].joined = 1;
+    if (hub.joined_rank < 0) hub.joined_rank = r;
+    if (hub.preinit_rank >= 0) preinit_fail(job, (uint32_t)hub.preinit_rank, r);
+}
+
 /* ---- frames from ranks ----------------------------------------------------------- */
 static void handle_frame(gasnetrun_job_t *job, uint32_t r, uint32_t type, unsigned char *payload,
                          uint32_t len)
 {
     gasnetrun_rank_t *rk = &job->ranks[r];
+    if (!rk->joined) rank_joined(job, r);
     if (type == GASNETI_BSP_EXIT || type == GASNETI_BSP_ABORT) {
         int code = len >= 4 ? (int)gasneti_bsp_get32(payload) : 1;
         free(payload);
@@ -212,13 +297,15 @@ static void handle_frame(gasnetrun_job_t *job, uint32_t r, uint32_t type, unsign
             if (!hub.exiting && !hub.collect_deadline)
                 hub.collect_deadline = gasnetrun_now() + job->exit_timeout;
         } else {
-            gasnetrun_say("rank %u aborted the job (exit code %d); killing the other ranks",
-                          (unsigned)r, code);
-            set_code(code);
-            hub.exiting = 1;
-            for (uint32_t i = 0; i < job->nranks; i++)
-                if (i != r) kill_rank(job, i, SIGKILL);
-            if (!hub.reap_deadline) hub.reap_deadline = gasnetrun_now() + GASNETRUN_REAP_GRACE;
+            rk->sent_abort = 1;
+            gasnetrun_verbose(job->opts, "rank %u aborts the job with code %d", (unsigned)r, code);
+            if (hub.abort_rank < 0) { /* the first ABORT settles, then kills */
+                hub.abort_rank = r;
+                hub.abort_code = code;
+                hub.abort_since = gasnetrun_now();
+                hub.abort_deadline = hub.abort_since + GASNETRUN_ABORT_SETTLE;
+                hub.exiting = 1;
+            }
         }
         return;
     }
@@ -292,9 +379,21 @@ static void rank_gone(gasnetrun_job_t *job, uint32_t r, int status, int lost)
     }
     int code = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
     gasnetrun_verbose(job->opts, "%s exited with code %d", who, code);
-    if (rk->killed || hub.term_sig) return;
+    if (rk->killed || hub.term_sig || rk->sent_abort) return; /* an ABORT decides itself */
     if (rk->sent_exit && code == hub.code) return; /* a graceful exit: the window decides */
-    if (code != 0 && !rk->sent_exit && !hub.exiting)
+    if (code == 0 && !rk->sent_exit && !hub.exiting) {
+        if (!rk->joined) { /* before gasnet_init */
+            if (hub.preinit_rank < 0) hub.preinit_rank = r;
+            if (hub.joined_rank >= 0) preinit_fail(job, r, (uint32_t)hub.joined_rank);
+            return;
+        }
+        gasnetrun_say("%s exited with code 0 without gasnet_exit after gasnet_init (_exit(), "
+                      "or an exit that never reached gasnetrun_ibv); the job exits 1", who);
+        set_code(1);
+        begin_exit(job, 1);
+        return;
+    }
+    if (code != 0 && !rk->sent_exit)
         gasnetrun_say("%s exited with code %d before gasnet_exit", who, code);
     else if (code != 0 && hub.code_set && hub.code == 0)
         gasnetrun_say("%s exited with code %d after the job began to exit with 0; "
@@ -411,6 +510,12 @@ static void on_launcher_signal(gasnetrun_job_t *job, int sig)
 static void check_deadlines(gasnetrun_job_t *job)
 {
     double now = gasnetrun_now();
+    if (hub.abort_deadline && now >= hub.abort_deadline) {
+        if (rank_dying(job) && now < hub.abort_since + GASNETRUN_ABORT_WAIT_MAX)
+            hub.abort_deadline = now + 0.05; /* its status first */
+        else
+            abort_settled(job);
+    }
     if (!hub.exiting && hub.collect_deadline && now >= hub.collect_deadline) {
         hub.collect_deadline = 0;
         begin_exit(job, hub.code);
@@ -453,8 +558,9 @@ static void check_deadlines(gasnetrun_job_t *job)
 
 static int next_timeout_ms(void)
 {
-    double next = 0;
-    if (hub.exiting && hub.exit_deadline) next = hub.exit_deadline;
+    double next = hub.abort_deadline;
+    if (hub.exiting && hub.exit_deadline && (!next || hub.exit_deadline < next))
+        next = hub.exit_deadline;
     if (!hub.exiting && hub.collect_deadline && (!next || hub.collect_deadline < next))
         next = hub.collect_deadline;
     if (hub.term_sig && hub.term_deadline && (!next || hub.term_deadline < next))
@@ -533,6 +639,7 @@ int gasnetrun_hub_run(gasnetrun_job_t *job)
         return 1;
     }
     hub.nalive = n;
+    hub.abort_rank = hub.preinit_rank = hub.joined_rank = -1;
     reap(job); /* children that died before the loop began */
     for (uint32_t l = 0; l < nl; l++) link_check_lost(job, &job->links[l]); /* never started */
     while (hub.nalive > 0) {
@@ -581,6 +688,7 @@ int gasnetrun_hub_run(gasnetrun_job_t *job)
         reap(job); /* cheap; also covers a SIGCHLD that raced the pipe */
         check_deadlines(job);
     }
+    if (hub.abort_deadline) abort_settled(job); /* every rank ended while it settled */
     finish_links(job);
     for (uint32_t r = 0; r < n; r++)
         if (job->ranks[r].link < 0) gasnetrun_conn_close(&job->ranks[r].conn);

@@ -34,6 +34,13 @@
 /* Extra time the hub allows after the exit timeout, so that the ranks' own
  * watchdogs (same timeout) fire before the launcher's SIGKILL. */
 #define GASNETRUN_EXIT_GRACE 1.0
+/* How long an ABORT waits before the hub kills the job: a peer's death by a
+ * signal often reaches the other ranks as a transport error (they abort)
+ * before the hub has reaped it, and the signal must win. */
+#define GASNETRUN_ABORT_SETTLE 0.3
+/* ... and, while a rank is ending on its own (a zombie or exiting, not yet
+ * reaped), up to this long for its status. */
+#define GASNETRUN_ABORT_WAIT_MAX 10.0
 /* The greeting a node writes before its first frame (the parent skips what
  * a remote login shell may print before it), then a u32 1 in the node's byte
  * order. */
@@ -90,7 +97,9 @@ typedef struct {
     int link;              /* -1: forked by this launcher; else index in job->links */
     gasnetrun_conn_t conn; /* local ranks: the socket */
     int alive;             /* not reaped / not reported dead */
+    int joined;            /* sent a frame: it is past the start of gasnet_init */
     int sent_exit;         /* sent EXIT or ABORT */
+    int sent_abort;        /* sent ABORT */
     int told_exit;         /* the hub queued EXIT to it */
     int killed;            /* the launcher signalled it */
     /* current collective */

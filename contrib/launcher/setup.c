@@ -19,6 +19,9 @@ static void seterr(char *err, size_t len, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(err, len, fmt, ap);
     va_end(ap);
+    /* One line: a control character quoted from the input shows as '?'. */
+    for (char *c = err; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
 }
 
 /* ---- layout and tree --------------------------------------------------------- */
@@ -473,6 +476,13 @@ static int parse_u32(const char *v, uint32_t *out)
     return 0;
 }
 
+/* A string entry given once: a second one (which would leak the first) is
+ * malformed.  Returns 1 on error. */
+static int set_once(char **dst, const char *v)
+{
+    return *dst != NULL || (*dst = strdup(v)) == NULL;
+}
+
 int gasnetrun_setup_unpack(const unsigned char *p, size_t len, gasnetrun_setup_t *s, char *err,
                            size_t errlen)
 {
@@ -501,7 +511,7 @@ int gasnetrun_setup_unpack(const unsigned char *p, size_t len, gasnetrun_setup_t
         }
         if (KEY("end")) ended = 1;
         else if (KEY("version")) version = atoi(v);
-        else if (KEY("jobid")) bad = !(s->jobid = strdup(v));
+        else if (KEY("jobid")) bad = set_once(&s->jobid, v);
         else if (KEY("nranks")) bad = parse_u32(v, &s->nranks);
         else if (KEY("nhosts")) bad = parse_u32(v, &s->nhosts);
         else if (KEY("host_lo")) bad = parse_u32(v, &s->host_lo);
@@ -509,8 +519,8 @@ int gasnetrun_setup_unpack(const unsigned char *p, size_t len, gasnetrun_setup_t
         else if (KEY("degree")) bad = parse_u32(v, &s->degree);
         else if (KEY("verbose")) s->verbose = atoi(v);
         else if (KEY("keep")) s->keep = atoi(v);
-        else if (KEY("launcher")) bad = !(s->launcher = strdup(v));
-        else if (KEY("cwd")) bad = !(s->cwd = strdup(v));
+        else if (KEY("launcher")) bad = set_once(&s->launcher, v);
+        else if (KEY("cwd")) bad = set_once(&s->cwd, v);
         else if (KEY("host")) bad = wv_push(&host, strdup(v));
         else if (KEY("ssh")) bad = wv_push(&ssh, strdup(v));
         else if (KEY("arg")) bad = wv_push(&arg, strdup(v));
@@ -535,8 +545,9 @@ int gasnetrun_setup_unpack(const unsigned char *p, size_t len, gasnetrun_setup_t
                             "on this host?)", version);
         goto fail;
     }
+    /* nranks <= GASNETRUN_SETUP_MAX_RANKS also bounds the hosts array. */
     if (!s->jobid || !s->launcher || !s->cwd || !arg.n || s->nhosts == 0 ||
-        s->nranks < s->nhosts || s->host_lo >= s->host_hi || s->host_hi > s->nhosts ||
+        s->nranks < s->nhosts || s->nranks > GASNETRUN_SETUP_MAX_RANKS || s->host_lo >= s->host_hi || s->host_hi > s->nhosts ||
         host.n != s->host_hi - s->host_lo) {
         seterr(err, errlen, "SETUP is incomplete or inconsistent (%u ranks, %u hosts, hosts "
                             "%u..%u, %zu names)", (unsigned)s->nranks, (unsigned)s->nhosts,

@@ -71,6 +71,9 @@ int gasnetrun_host_check(const char *host, char *err, size_t errlen);
  * 0, or -1 with a message in err. */
 int gasnetrun_hosts_slurm(const char *list, char ***hosts, uint32_t *n, char *err, size_t errlen);
 
+/* Most ranks a SETUP may describe (GASNETRUN_SSH_MAX_PROCS, launcher.h). */
+#define GASNETRUN_SETUP_MAX_RANKS (1L << 24)
+
 /* What a node needs to know (the SETUP frame). */
 typedef struct {
     char *jobid;

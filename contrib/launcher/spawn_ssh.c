@@ -31,8 +31,10 @@
 extern char **environ;
 
 /* GASNET_SSH_CMD, GASNET_SSH_OPTIONS, and for OpenSSH the options that keep
- * it from prompting (after the user's: OpenSSH keeps the first value). */
-static char **ssh_argv(void)
+ * it from prompting (after the user's: OpenSSH keeps the first value).
+ * NULL after printing why; *code is then the launcher's exit code (2 for
+ * a malformed GASNET_SSH_OPTIONS, like every configuration error). */
+static char **ssh_argv(int *code)
 {
     char err[512], **opts = NULL;
     const char *cmd = GASNETI_PARAM_STR(GASNET_SSH_CMD);
@@ -40,12 +42,18 @@ static char **ssh_argv(void)
                         ? GASNETI_PARAM_STR(GASNET_SSH_OPTIONS) : "";
     if (gasnetrun_split_words(o, &opts, err, sizeof(err)) < 0) {
         gasnetrun_say("GASNET_SSH_OPTIONS: %s", err);
+        *code = 2;
         return NULL;
     }
     size_t n = 0;
     while (opts[n]) n++;
     char **argv = calloc(n + 7, sizeof(char *));
-    if (!argv) return NULL;
+    if (!argv) {
+        gasnetrun_words_free(opts);
+        gasnetrun_say("out of memory for the ssh command line");
+        *code = 1;
+        return NULL;
+    }
     size_t k = 0;
     argv[k++] = strdup(cmd && *cmd ? cmd : "ssh");
     for (size_t i = 0; i < n; i++) argv[k++] = opts[i];
@@ -158,9 +166,11 @@ int gasnetrun_ssh_main(gasnetrun_opts_t *opts)
                       : gasneti_param_isset(GASNETI_PARAM_GASNET_SSH_REMOTE_PATH)
                           ? GASNETI_PARAM_STR(GASNET_SSH_REMOTE_PATH)
                           : getcwd(cwd, sizeof(cwd));
-    char **sargv = ssh_argv();
+    int code = 1;
+    char **sargv = ssh_argv(&code);
+    if (!sargv) return code;
     char **env = ranks_env(opts->envlist);
-    if (!dir || !sargv || !env) {
+    if (!dir || !env) {
         gasnetrun_say("cannot prepare the ssh job (current directory or memory)");
         return 1;
     }
@@ -231,7 +241,7 @@ int gasnetrun_ssh_main(gasnetrun_opts_t *opts)
         gasnetrun_buf_put(b);
     }
     free(lo);
-    int code = gasnetrun_hub_run(&job);
+    code = gasnetrun_hub_run(&job);
     gasnetrun_job_free(&job);
     gasnetrun_hosts_free(hosts, nlisted);
     gasnetrun_words_free(sargv);

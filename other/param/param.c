@@ -401,10 +401,21 @@ static void warn_unknown(const char *entry)
     for (i = 0; i < GASNETI_PARAM_COUNT; i++)
         if (!strcmp(name, gasneti_param_row((gasneti_param_id_t)i)->name)) return;
     if (is_family_member(name, len)) return;
+    /* Another spelling of one of our names: getenv is case-sensitive, so
+     * the value would be ignored without a word. */
+    for (i = 0; i < GASNETI_PARAM_COUNT; i++) {
+        const gasneti_param_row_t *row = gasneti_param_row((gasneti_param_id_t)i);
+        if (!(row->flags & GASNETI_PF_INTERNAL) && !strcasecmp(name, row->name)) {
+            gasneti_warning("%s is ignored: variable names are case-sensitive (use %s)", name,
+                            row->name);
+            return;
+        }
+    }
+    if (strncmp(name, "GASNET_", 7)) return; /* gasnet_*: a client's own */
     for (i = 0; i < GASNETI_PARAM_COUNT; i++) {
         const gasneti_param_row_t *row = gasneti_param_row((gasneti_param_id_t)i);
         unsigned d;
-        if (row->flags & GASNETI_PF_INTERNAL) continue;
+        if (row->flags & (GASNETI_PF_INTERNAL | GASNETI_PF_FOREIGN)) continue;
         d = gasneti_edit_distance(name, row->name);
         if (d < best) {
             best = d;
@@ -461,7 +472,8 @@ void gasneti_params_report(void)
     ensure_loaded();
     if (gasneti_param_vals[GASNETI_PARAM_GASNET_VERBOSEENV].ival) {
         for (i = 0; i < GASNETI_PARAM_COUNT; i++)
-            if (!(gasneti_param_row((gasneti_param_id_t)i)->flags & GASNETI_PF_INTERNAL))
+            if (!(gasneti_param_row((gasneti_param_id_t)i)->flags &
+                  (GASNETI_PF_INTERNAL | GASNETI_PF_FOREIGN)))
                 print_row((gasneti_param_id_t)i);
     }
     for (i = 0; i < GASNETI_PARAM_COUNT; i++) {
@@ -473,7 +485,10 @@ void gasneti_params_report(void)
             !same_as_default((gasneti_param_id_t)i))
             gasneti_warning("%s=%s has no effect in this library (%s)", row->name,
                             gasneti_param_vals[i].text, row->doc);
+        if ((row->flags & GASNETI_PF_FOREIGN) && gasneti_param_vals[i].set)
+            gasneti_warning("%s=%s is ignored (another GASNet conduit's setting): %s",
+                            row->name, gasneti_param_vals[i].text, row->doc);
     }
     for (e = environ; e && *e; e++)
-        if (!strncmp(*e, "GASNET_", 7)) warn_unknown(*e);
+        if (!strncasecmp(*e, "GASNET_", 7)) warn_unknown(*e);
 }

@@ -42,6 +42,7 @@ typedef enum {
 #define GASNETI_PF_INTERNAL 2   /* set by gasnetrun_ibv for its children; not for users */
 #define GASNETI_PF_DEPRECATED 4 /* warn when set non-empty */
 #define GASNETI_PF_NOEFFECT 8   /* GASNet's, read for compatibility: warn when not the default */
+#define GASNETI_PF_FOREIGN 16   /* another GASNet conduit's: never acted on; warn when set */
 
 /* Parses every row from the environment.  Errors are recorded, not printed,
  * so that the caller can report them once for the whole job; an invalid row

@@ -27,6 +27,14 @@
  *   stopped      last stops itself (SIGSTOP); rank 0 calls gasnet_exit(7)
  *   early-exit   last calls exit(5) between gex_Client_Init and attach,
  *                while the others are in gex_Segment_Attach
+ *   underscore-exit  last calls _exit(0) (no gasnet_exit) while the others
+ *                wait in a barrier: the job must not exit 0
+ *   preinit-return  last returns 0 from main before gex_Client_Init (it
+ *                reads GASNETRUN_RANK/SIZE itself) while the others init
+ *   exit256      last calls gasnet_exit(256), a code whose 8 bits are 0;
+ *                others in a barrier: the job must not exit 0
+ *   leak         every rank gasnet_exit(0) after last leaked 777 bytes (the
+ *                sanitizer tier expects LeakSanitizer's report of it)
  * PAR build (exit-cases-par), 3 threads per rank:
  *   par-one      one thread of last calls gasnet_exit(7) while its other
  *                threads and the other ranks' threads poll, compute or wait
@@ -130,6 +138,16 @@ static void on_sigquit(int sig)
 }
 
 /* ---- modes --------------------------------------------------------------- */
+/* 777 bytes nothing points to any more (not inlined, so that no register
+ * or stack slot of the caller keeps the address). */
+__attribute__((__noinline__)) static void plant_leak(void)
+{
+    char *volatile p = malloc(777);
+    if (p) memset(p, 7, 777);
+    p = NULL;
+    say("planted a 777-byte leak");
+}
+
 static void wait_in_barrier(void)
 {
     (void)gex_Coll_BarrierBlocking(test_tm, 0);
@@ -244,6 +262,19 @@ static void run_mode(const char *mode)
         volatile int *volatile nowhere = NULL;
         *nowhere = 1;
         must_not_return("the fault");
+    } else if (!strcmp(mode, "underscore-exit")) {
+        if (test_rank != last) wait_in_barrier();
+        sleep_s(0.2);
+        say("_exit(0) without gasnet_exit");
+        exit_start();
+        _exit(0);
+    } else if (!strcmp(mode, "exit256")) {
+        last_exits(256, wait_in_barrier);
+    } else if (!strcmp(mode, "leak")) {
+        if (test_rank == last) plant_leak();
+        test_barrier();
+        exit_start();
+        gasnet_exit(0);
     } else if (!strcmp(mode, "stopped")) {
         if (test_rank == last) {
             say("stopping (SIGSTOP)");
@@ -285,6 +316,15 @@ int main(int argc, char **argv)
         return 2;
     }
     test_name = "exit-cases";
+    if (!strcmp(argv[1], "preinit-return")) {
+        /* Before gex_Client_Init: the rank as gasnetrun_ibv passes it. */
+        const char *r = getenv("GASNETRUN_RANK"), *n = getenv("GASNETRUN_SIZE");
+        if (r && n && atoi(r) == atoi(n) - 1) {
+            printf("rank %s: returning 0 before gex_Client_Init\n", r);
+            exit_start();
+            return 0;
+        }
+    }
     CHECK_OK(gex_Client_Init(&test_client, &test_ep, &test_tm, "exit-cases", &argc, &argv, 0));
     test_rank = gex_TM_QueryRank(test_tm);
     test_size = gex_TM_QuerySize(test_tm);
@@ -300,6 +340,7 @@ int main(int argc, char **argv)
     }
     CHECK_OK(gex_Segment_Attach(&test_segment, test_tm, GASNET_PAGESIZE));
     if (!strcmp(argv[1], "early-exit")) must_not_return("gex_Segment_Attach");
+    if (!strcmp(argv[1], "preinit-return")) must_not_return("gex_Segment_Attach");
     CHECK_OK(gex_EP_RegisterHandlers(test_ep, table, sizeof(table) / sizeof(table[0])));
     test_barrier();
     run_mode(argv[1]);

@@ -5,12 +5,14 @@
 # tests/exit/run-case.sh runs it as a job and checks the wall time against
 # the exit timeout and that no process is left.  The cases are listed in
 # tests/integration/manifest.d/exit.manifest (run by `make check` through
-# tests/harness/run-tests).  See tests/exit/README.
+# tests/harness/run-tests), over verbs in tests/softroce/verbs.d/
+# exitcodes.manifest.  See tests/exit/README.
 INTEGRATION_TESTS += tests/exit/exit-cases tests/exit/exit-cases-par
 EXTRA_DIST += \
 	tests/exit/run-case.sh \
 	tests/exit/README \
-	tests/integration/manifest.d/exit.manifest
+	tests/integration/manifest.d/exit.manifest \
+	tests/softroce/verbs.d/exitcodes.manifest
 
 tests_exit_exit_cases_SOURCES = tests/exit/exit-cases.c
 tests_exit_exit_cases_CPPFLAGS = $(IT_SEQ_CPPFLAGS)

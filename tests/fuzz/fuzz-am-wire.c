@@ -2,7 +2,10 @@
  * (core/am/wire.c).  Arbitrary bytes go to gasnetc_am_hdr_unpack; whatever
  * it accepts must be a header the encoder can write back byte for byte
  * (except the reserved word, which the decoder ignores and the encoder
- * zeroes), and whatever it refuses must really be malformed.  See README. */
+ * zeroes), and whatever it refuses must really be malformed.  The body of
+ * an accepted rendezvous Medium goes to gasnetc_am_rndv_unpack, which must
+ * accept exactly the descriptors whose reserved word is 0 and re-pack them
+ * byte for byte.  See README. */
 #include "core/am/wire.h"
 #include "tests/fuzz/fuzz-check.h"
 
@@ -21,6 +24,29 @@ static size_t expected_len(const unsigned char *p, size_t len)
     if ((p[0] & 8u) && category != GASNETC_AM_MEDIUM) return 0;
     size_t need = 16 + (category == GASNETC_AM_LONG ? 8u : 0u) + 4u * nargs;
     return len < need ? 0 : need;
+}
+
+/* The rendezvous descriptor after a rendezvous Medium's header: `avail`
+ * bytes at p (the receiver reads it only when the body holds one). */
+static void check_rndv(const unsigned char *p, size_t avail)
+{
+    if (avail < GASNETC_AM_RNDV_DESC) return;
+    gasnetc_am_rndv_t r, again;
+    memset(&r, 0xa5, sizeof(r));
+    int ok = gasnetc_am_rndv_unpack(p, &r);
+    FUZZ_CHECK(ok == (p[12] == 0 && p[13] == 0 && p[14] == 0 && p[15] == 0));
+    uint64_t addr = 0;
+    for (int i = 7; i >= 0; i--) addr = addr << 8 | p[i];
+    FUZZ_CHECK(r.addr == addr);
+    FUZZ_CHECK(r.rkey == ((uint32_t)p[8] | (uint32_t)p[9] << 8 | (uint32_t)p[10] << 16 |
+                          (uint32_t)p[11] << 24));
+    unsigned char out[GASNETC_AM_RNDV_DESC];
+    memset(out, 0x5a, sizeof(out));
+    gasnetc_am_rndv_pack(&r, out);
+    FUZZ_CHECK(memcmp(out, p, 12) == 0);
+    FUZZ_CHECK(out[12] == 0 && out[13] == 0 && out[14] == 0 && out[15] == 0);
+    FUZZ_CHECK(gasnetc_am_rndv_unpack(out, &again) == 1);
+    FUZZ_CHECK(again.addr == r.addr && again.rkey == r.rkey);
 }
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
@@ -57,6 +83,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
         FUZZ_CHECK(memcmp(&again, &hdr, sizeof(hdr)) == 0);
         /* One byte short is always refused. */
         FUZZ_CHECK(gasnetc_am_hdr_unpack(out, used - 1, &again) == 0);
+        if (hdr.rndv) check_rndv(buf + used, size - used);
     }
     free(buf);
     return 0;

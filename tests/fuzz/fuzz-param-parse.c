@@ -5,11 +5,14 @@
  * environment).  Each parser runs on it; an accepted value must print back
  * to text the parser reads to the same value, refusals must use the
  * documented codes, and a reported bad unit must be a terminated string in
- * its buffer.  The edit distance (the "did you mean" hints) runs on the two
+ * its buffer.  GASNET_MAX_SEGSIZE's memory-scope form (a fraction or size,
+ * then /P or /H) must print back with its scope to the same value.  The
+ * edit distance (the "did you mean" hints) runs on the two
  * halves of the input and must be a metric's values.  See README. */
 #include "other/param/param-parse.h"
 #include "tests/fuzz/fuzz-check.h"
 
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -95,6 +98,34 @@ static void fuzz_memfrac(const char *text)
     if (rc == 0) FUZZ_CHECK(f == 0);
 }
 
+static void fuzz_memscope(const char *text)
+{
+    double f = -1, f2 = -1;
+    uint64_t bytes = 99, b2 = 99;
+    int scope = 'Q', s2 = 'Q';
+    char bad[8], buf[64];
+    memset(bad, 'Q', sizeof(bad));
+    int rc = gasneti_parse_memscope(text, &f, &bytes, &scope, bad, sizeof(bad));
+    FUZZ_CHECK(rc == 1 || rc == 0 || (rc < 0 && is_code(rc)));
+    check_badunit(rc, bad, sizeof(bad), 'Q');
+    if (rc < 0) {
+        FUZZ_CHECK(scope == 'Q'); /* untouched on failure */
+        return;
+    }
+    FUZZ_CHECK(scope == 0 || scope == 'H' || scope == 'P');
+    const char *suffix = scope == 'H' ? "/H" : scope == 'P' ? " p" : "";
+    if (rc == 1) {
+        FUZZ_CHECK(f >= 0 && f < 1.0 && bytes == 0);
+        if (f != 0 && f < DBL_MIN) return; /* a subnormal need not print back exactly */
+        snprintf(buf, sizeof(buf), "%.17g%s", f, suffix);
+    } else {
+        FUZZ_CHECK(f == 0);
+        snprintf(buf, sizeof(buf), "%" PRIu64 "B%s", bytes, suffix);
+    }
+    FUZZ_CHECK(gasneti_parse_memscope(buf, &f2, &b2, &s2, NULL, 0) == rc);
+    FUZZ_CHECK(f2 == f && b2 == bytes && s2 == scope);
+}
+
 static void fuzz_distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b);
@@ -113,11 +144,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
     if (size > 4096) return 0;
-    /* Exactly size+1 bytes, so that ASan sees any read past the NUL. */
-    char *text = malloc(size + 1);
-    FUZZ_CHECK(text != NULL);
-    memcpy(text, data, size);
-    text[size] = '\0';
+    char *text = fuzz_text(data, size);
 
     fuzz_int(text);
     fuzz_double(text);
@@ -126,6 +153,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
     fuzz_size(text, 1024, 1);
     fuzz_size(text, 1048576, 0);
     fuzz_memfrac(text);
+    fuzz_memscope(text);
 
     size_t half = strlen(text) / 2;
     char *b = strdup(text + half);

@@ -12,7 +12,11 @@ EXTRA_DIST += \
 	tests/fuzz/fuzz-am-wire.c \
 	tests/fuzz/fuzz-bsp-proto.c \
 	tests/fuzz/fuzz-param-parse.c \
+	tests/fuzz/fuzz-launch-setup.c \
+	tests/fuzz/fuzz-connfile.c \
+	tests/fuzz/fuzz-portspec.c \
 	tests/fuzz/regress \
+	tests/fuzz/seeds \
 	tests/integration/manifest.d/fuzz.manifest
 
 FUZZ_SECONDS = 20
@@ -23,4 +27,5 @@ fuzz:
 	  --builddir $(top_builddir) --seconds $(FUZZ_SECONDS) $(FUZZ_FLAGS)
 .PHONY: fuzz
 CLEANFILES += tests/fuzz/*.o tests/fuzz/*.log tests/fuzz/fuzz-am-wire tests/fuzz/fuzz-bsp-proto \
-	tests/fuzz/fuzz-param-parse
+	tests/fuzz/fuzz-param-parse tests/fuzz/fuzz-launch-setup tests/fuzz/fuzz-connfile \
+	tests/fuzz/fuzz-portspec

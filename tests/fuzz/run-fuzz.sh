@@ -5,7 +5,9 @@
 #               [--only TARGET]
 #
 # Targets (tests/fuzz/README): fuzz-am-wire (core/am/wire.c), fuzz-bsp-proto
-# (bootstrap/local/proto.c), fuzz-param-parse (other/param/param-parse.c).
+# (bootstrap/local/proto.c), fuzz-param-parse (other/param/param-parse.c),
+# fuzz-launch-setup (contrib/launcher/setup.c), fuzz-connfile
+# (core/ibv/conn/connfile.c), fuzz-portspec (core/ibv/ports/ports_parse.c).
 # Each is built with clang -fsanitize=fuzzer,address,undefined into
 # BUILDDIR/tests/fuzz, then
 #   1. replays every file of tests/fuzz/regress/TARGET (inputs that once
@@ -15,7 +17,7 @@
 #      corpus-TARGET by earlier runs.
 # Prints per target the executions, the edge coverage ("cov", libFuzzer's
 # count of covered edges) and the functions of the file under test that
-# were reached.  A crash leaves its input as BUILDDIR/tests/fuzz/crash-*;
+# were reached, naming those that were not.  A crash leaves its input as BUILDDIR/tests/fuzz/crash-*;
 # copy it to tests/fuzz/regress/TARGET/ once fixed.  Exit 0 if clean, 1 on a
 # crash or failed replay, 77 (SKIP) if clang cannot build libFuzzer targets
 # and FUZZ_REQUIRED is not 1.
@@ -57,7 +59,8 @@ rm -f "$out/probe"
 
 # target: harness file, file under test, extra flags for the file under test.
 targets="am-wire:core/am/wire.c: bsp-proto:bootstrap/local/proto.c:-Dmalloc=fuzz_bsp_malloc \
-param-parse:other/param/param-parse.c:"
+param-parse:other/param/param-parse.c: launch-setup:contrib/launcher/setup.c: \
+connfile:core/ibv/conn/connfile.c: portspec:core/ibv/ports/ports_parse.c:"
 
 build() {
     local name=$1 file=$2 extra=$3
@@ -104,6 +107,9 @@ for t in $targets; do
     funcs_hit=$(grep -c "^COVERED_FUNC: .*$base" "$log")
     funcs_missed=$(grep -c "^UNCOVERED_FUNC: .*$base" "$log")
     summary="${execs:-?} executions in ${seconds} s, $cov, functions of $base reached: $funcs_hit/$((funcs_hit + funcs_missed))"
+    # Name what was not reached (libFuzzer: "UNCOVERED_FUNC: hits: 0 edges: 0/N name file:line").
+    unreached=$(awk -v b="$base" '$1 == "UNCOVERED_FUNC:" && index($0, b) { printf "%s%s", s, $6; s = " " }' "$log")
+    [ -z "$unreached" ] || summary="$summary (not reached: $unreached)"
     if [ $rc -eq 0 ]; then
         echo "PASS fuzz-$name: $summary"
     else

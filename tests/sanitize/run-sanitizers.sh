@@ -156,8 +156,35 @@ run_asan() {
     LSAN_OPTIONS="suppressions=$srcdir/tests/sanitize/lsan.supp:print_suppressions=0" \
         "$srcdir/tests/harness/run-tests" "${rt_args[@]}" -- $units || failed=1
     show_reports "$reports" "sanitize (ASan+UBSan+LSan)" || failed=1
+    [ -n "$filter" ] || run_planted_leak || failed=1
     echo "sanitize: $((SECONDS - t0)) s"
     [ $do_verbs = 0 ] || run_asan_verbs || failed=1
+}
+
+# The tier must see leaks in ranks that end through gasnet_exit (which
+# _exits, skipping LeakSanitizer's atexit check; the library runs the check
+# itself, core/README "Exit"): tests/exit/exit-cases leak plants 777 bytes
+# in rank 1 before every rank calls gasnet_exit(0).  Exactly that leak must
+# be reported, and the job must fail.
+run_planted_leak() {
+    local reports=$asandir/reports-planted out rc
+    rm -rf "$reports" && mkdir -p "$reports" || return 1
+    out=$(cd "$asandir" && ASAN_OPTIONS="log_path=$reports/san:$san_signals:detect_leaks=1" \
+        UBSAN_OPTIONS="log_path=$reports/san:print_stacktrace=1:halt_on_error=1" \
+        LSAN_OPTIONS="suppressions=$srcdir/tests/sanitize/lsan.supp:print_suppressions=0" \
+        timeout --kill-after=5 120 ./gasnetrun_ibv -n 2 tests/exit/exit-cases leak 2>&1)
+    rc=$?
+    local direct total
+    direct=$(cat "$reports"/san.* 2>/dev/null | grep -c "Direct leak of 777 byte(s) in 1 object")
+    total=$(cat "$reports"/san.* 2>/dev/null | grep -c "leak of")
+    if [ "$rc" != 0 ] && [ "$direct" = 1 ] && [ "$total" = 1 ]; then
+        echo "PASS sanitize: the planted 777-byte leak of a rank that calls gasnet_exit is reported (job exit $rc)"
+        return 0
+    fi
+    echo "$out" | tail -n 10
+    show_reports "$reports" "planted leak"
+    echo "FAIL: sanitize: the planted 777-byte leak: job exit $rc, $direct report(s) of it, $total leak report(s) in all (expected non-zero, 1, 1)"
+    return 1
 }
 
 # The remote-atomics tests over verbs from the ASan tree (the options of

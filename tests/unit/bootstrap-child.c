@@ -12,8 +12,9 @@
  *              a barrier and leave through the exit callback
  *   exit3-watchdog  same, but the callback ignores the request (the
  *              plugin's watchdog must end them)
- *   quit0-watchdog  rank 1 just _exit(0)s (no notify_exit); the others
- *              ignore the request and their watchdog exits with code 0
+ *   quit0-watchdog  rank 1 just _exit(0)s (no notify_exit: the job fails
+ *              with 1); the others ignore the request and their watchdog
+ *              exits with code 1
  *   segv       the last rank raises SIGSEGV; the others sleep
  *   abort      rank 1 calls abort(7); the others sleep
  *   sleep      every rank sleeps 60 s ("sleep-noterm": ignoring SIGTERM)

@@ -220,9 +220,11 @@ static void jobs_exits(job_t *j)
 
     run(j, (const char *[]){"GASNET_EXITTIMEOUT=1", NULL}, 30, NO_ACT,
         (const char *[]){L, "-n", "3", C, "quit0-watchdog", piddir, NULL});
-    ok = exit_code(j) == 0 && count(j->out, "forcing exit with code 0") == 2 && j->elapsed < 10 &&
+    ok = exit_code(j) == 1 && count(j->out, "forcing exit with code 1") == 2 && j->elapsed < 10 &&
+         strstr(j->out, "exited with code 0 without gasnet_exit after gasnet_init") &&
          no_survivors(2);
-    tb_check(ok, "a rank ending with 0 ends the job with 0; watchdogs exit with that code");
+    tb_check(ok, "a rank ending with 0 without notify_exit fails the job with 1 and a line naming "
+                 "it; watchdogs exit with that code");
     show(j, ok);
 
     run(j, NULL, 30, NO_ACT, (const char *[]){L, "-n", "2", C, "exit0-then9", piddir, NULL});
@@ -386,6 +388,13 @@ static void jobs_default(job_t *j)
     tb_check(ok, "ssh: a host entry '-oProxyCommand=...' is refused, never passed to ssh");
     show(j, ok);
     unlink(evil);
+
+    run(j, (const char *[]){"GASNET_SSH_SERVERS=h1,h2", "GASNET_SSH_OPTIONS=-p \"2222", NULL}, 10,
+        NO_ACT, (const char *[]){L, "-spawner=ssh", "-n", "2", C, "coll", NULL});
+    ok = exit_code(j) == 2 && strstr(j->out, "GASNET_SSH_OPTIONS: unbalanced") &&
+         !strstr(j->out, "cannot prepare");
+    tb_check(ok, "ssh: a malformed GASNET_SSH_OPTIONS is one line and exit 2");
+    show(j, ok);
     setenv("GASNET_IBV_SPAWNER", "local", 1);
 }
 

@@ -176,9 +176,12 @@ static void test_double_bool_string(void)
 {
     CHECK(parse(P(GASNET_EXITTIMEOUT_FACTOR), "0.25") == 0 && dv == 0.25, "DOUBLE 0.25");
     CHECK(parse(P(GASNET_EXITTIMEOUT_MAX), "1e2") == 0 && dv == 100.0, "DOUBLE 1e2");
-    CHECK(parse(P(GASNET_EXITTIMEOUT_MAX), "3/8") == 0 && dv == 0.375, "DOUBLE fraction 3/8");
-    CHECK(parse(P(GASNET_EXITTIMEOUT_MAX), "abc") == -1 &&
-              !strcmp(err, "GASNET_EXITTIMEOUT_MAX=abc: not a number (allowed: >= 0)"),
+    CHECK(parse(P(GASNET_EXITTIMEOUT), "0") == -1 &&
+              !strcmp(err, "GASNET_EXITTIMEOUT=0 is out of range (allowed: >= 1)"),
+          "EXITTIMEOUT 0 refused (a shorter exit cuts clean exits short): %s", err);
+    CHECK(parse(P(GASNET_EXITTIMEOUT_FACTOR), "3/8") == 0 && dv == 0.375, "DOUBLE fraction 3/8");
+    CHECK(parse(P(GASNET_EXITTIMEOUT_FACTOR), "abc") == -1 &&
+              !strcmp(err, "GASNET_EXITTIMEOUT_FACTOR=abc: not a number (allowed: >= 0)"),
           "DOUBLE error text: %s", err);
     CHECK(parse(P(GASNET_EXITTIMEOUT_MAX), "inf") == -1, "DOUBLE inf rejected");
     CHECK(parse(P(GASNET_EXITTIMEOUT_MAX), "nan") == -1, "DOUBLE nan rejected");
@@ -418,6 +421,24 @@ static void test_report(void)
           "GASNet test variables: no warning");
     CHECK(strstr(out, "GASNET_HCA_ID=mlx4_0") != NULL, "deprecated variable warns");
     CHECK(strstr(out, "GASNET_AM_CREDITS_PP = ") == NULL, "no VERBOSEENV output by default");
+
+    /* Another spelling of ours, and other conduits' variables. */
+    setenv("GASNET_max_segsize", "1G", 1);
+    setenv("GASNET_PSHM_NODES", "1", 1);
+    setenv("GASNET_NETWORKDEPTH", "8", 1);
+    gasneti_params_load();
+    capture(gasneti_params_report, out, sizeof out);
+    CHECK(strstr(out, "GASNET_max_segsize is ignored: variable names are case-sensitive (use "
+                      "GASNET_MAX_SEGSIZE)") != NULL, "case variant of a name warns (got '%.300s')", out);
+    CHECK(strstr(out, "GASNET_PSHM_NODES=1 is ignored (another GASNet conduit's setting): "
+                      "smp-conduit") != NULL && strstr(out, "gasnetrun_ibv -n N") != NULL,
+          "GASNET_PSHM_NODES: names smp-conduit and what to use");
+    CHECK(strstr(out, "GASNET_NETWORKDEPTH=8 is ignored") != NULL &&
+              strstr(out, "GASNET_NETWORKDEPTH is not a known") == NULL,
+          "a foreign variable: its own warning, no typo hint");
+    unsetenv("GASNET_max_segsize");
+    unsetenv("GASNET_PSHM_NODES");
+    unsetenv("GASNET_NETWORKDEPTH");
 
     setenv("GASNET_VERBOSEENV", "1", 1);
     gasneti_params_load();

@@ -35,7 +35,7 @@
 
 static uint64_t pinnable = UINT64_MAX;
 static double physmem_frac = 0;
-static char pinnable_why[200] = "nothing (no limit known)";
+static char pinnable_why[400] = "nothing (no limit known)";
 
 uint64_t gasnetc_ibv_pinnable_bytes(void) { return pinnable; }
 
@@ -158,8 +158,22 @@ void gasnetc_ibv_physmem_init(int active)
     physmem_frac = bytes ? (bytes < phys ? (double)bytes / (double)phys : 1.0) : frac;
     uint64_t procs = gasnetc_host_count ? gasnetc_host_count : 1;
     pinnable = host_limit / procs;
-    snprintf(pinnable_why, sizeof pinnable_why, "GASNET_PHYSMEM_MAX=%s per host / %llu processes",
-             gasneti_param_str(GASNETI_PARAM_GASNET_PHYSMEM_MAX), (unsigned long long)procs);
+    const char *text = gasneti_param_str(GASNETI_PARAM_GASNET_PHYSMEM_MAX);
+    /* GASNet reads "2" or "0x10" as byte counts: accepted, but say so. */
+    static const char hint[] = "a plain number of at least 1 is a byte count; for a fraction of "
+                               "physical memory use a number below 1 (e.g. 0.5), for a size add "
+                               "a unit (e.g. 48G)";
+    int tiny = bytes && bytes < (1u << 20);
+    if (!bytes) /* a fraction */
+        snprintf(pinnable_why, sizeof pinnable_why, "GASNET_PHYSMEM_MAX=%s per host / %llu "
+                 "processes", text ? text : "", (unsigned long long)procs);
+    else
+        snprintf(pinnable_why, sizeof pinnable_why, "GASNET_PHYSMEM_MAX=%s (read as %llu bytes) "
+                 "per host / %llu processes%s%s", text ? text : "", (unsigned long long)bytes,
+                 (unsigned long long)procs, tiny ? "; " : "", tiny ? hint : "");
+    if (tiny && active && gasneti_mynode == 0)
+        gasneti_warning("GASNET_PHYSMEM_MAX=%s (read as %llu bytes per host): %s", text,
+                        (unsigned long long)bytes, hint);
     /* The kernel charges every registration to RLIMIT_MEMLOCK, so memory
      * registered on each of nres HCAs counts nres times. */
     struct rlimit rl;

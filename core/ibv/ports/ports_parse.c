@@ -20,6 +20,9 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(err, errlen, fmt, ap);
     va_end(ap);
+    /* One line: a control character quoted from the value shows as '?'. */
+    for (char *c = err; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
 }
 
 static const char *skip_blanks(const char *p)
