@@ -26,6 +26,7 @@
 enum { H_SHORT, H_MEDIUM, NH };
 
 static volatile unsigned long arrived; /* flood Requests received by this rank */
+static unsigned long expected;         /* ... by the end of the current flood */
 static size_t region;                  /* bytes per segment region */
 static size_t medium_size = 1024;
 
@@ -50,7 +51,9 @@ static gex_Rank_t peer_of(long i)
 static void flood(int medium, size_t n, long per_peer)
 {
     long total = per_peer * (long)(bg_size - 1);
-    unsigned long want = arrived + (unsigned long)total;
+    /* Counted from the start of the job, not from arrived now: a peer that
+     * left the last barrier first may have delivered some already. */
+    unsigned long want = expected += (unsigned long)total;
     void *src = bg_seg_at(bg_rank, 0);
     for (long i = 0; i < total; i++) {
         if (medium)

@@ -19,8 +19,8 @@
  *                     copy of one process
  *   many_memcpy_from  memcpy of N bytes from the peer's area into the
  *                     private buffer (a get)
- * Waiting spins with a pause instruction, or sched_yield when processes
- * outnumber CPUs.  Children die with their parent (PR_SET_PDEATHSIG).
+ * Waiting spins with a pause instruction, then yields the CPU (at once when
+ * processes outnumber CPUs), as the library's polling does.  Children die with their parent (PR_SET_PDEATHSIG).
  */
 #include "tests/perf/bench.h"
 
@@ -52,9 +52,14 @@ static uint64_t my_gen;
 #define LOAD(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define STORE(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
 
-static inline void relax(void)
+/* One idle turn of a wait: a pause, and after SPIN_LIMIT idle turns in a
+ * row (at once when oversubscribed) the CPU goes to whoever is waited for,
+ * as the library's polling does (GASNET_POLL_SPIN).  idle counts the turns
+ * of the current wait; a wait starts it at 0. */
+#define SPIN_LIMIT 256
+static inline void relax(int *idle)
 {
-    if (oversubscribed) {
+    if (oversubscribed || ++*idle > SPIN_LIMIT) {
         sched_yield();
         return;
     }
@@ -74,7 +79,8 @@ static void barrier(void)
         __atomic_store_n(&gen[0], 0, __ATOMIC_RELAXED);
         STORE(&gen[LINE / 8], g);
     } else {
-        while (LOAD(&gen[LINE / 8]) != g) relax();
+        int idle = 0;
+        while (LOAD(&gen[LINE / 8]) != g) relax(&idle);
     }
 }
 
@@ -111,23 +117,26 @@ static long drain(void)
 static void ring_flood(size_t n, long per_peer)
 {
     long total = per_peer * (nprocs - 1), got = 0;
+    int idle;
     for (long i = 0; i < total; i++) {
         int q = peer_of(i);
         uint64_t s = sent[q] + 1;
         uint64_t *f = slot_flag(me, q, s);
+        idle = 0;
         while (LOAD(f) != 0) {
             long d = drain();
             got += d;
-            if (!d) relax();
+            if (!d) relax(&idle);
         }
         if (n) memcpy((char *)f + LINE, privbuf, n);
         STORE(f, s);
         sent[q] = s;
     }
+    idle = 0;
     while (got < total) {
         long d = drain();
         got += d;
-        if (!d) relax();
+        if (!d) relax(&idle);
     }
 }
 
