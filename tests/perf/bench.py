@@ -75,6 +75,9 @@ def parse_args(argv):
     p.add_argument("--many-budget", type=int, default=MANY_BUDGET_S,
                    help="seconds the many-process tier may start programs (default %d)"
                         % MANY_BUDGET_S)
+    p.add_argument("--start-procs", type=int, default=bench_many.START_PROCS,
+                   help="processes of the start-up row mp_start_exit (default %d)"
+                        % bench_many.START_PROCS)
     p.add_argument("--no-plots", action="store_true", help="write no SVG plots")
     p.add_argument("--debug-builddir",
                    help="a --enable-debug build for the debug/release instruction counts "
@@ -760,7 +763,7 @@ def main(argv):
             t0 = time.time()
             counts = bench_many.rank_counts(args)
             log("many-process tier: %s processes, start-up at %d, %d round(s)" % (
-                ",".join(map(str, counts)), bench_many.START_PROCS, args.rounds))
+                ",".join(map(str, counts)), args.start_procs, args.rounds))
             mdata = Collected()
             split, split_why = bench_many.many_phase(args, profile, logf, mdata,
                                                      args.many_budget, log)
@@ -770,13 +773,13 @@ def main(argv):
                          "(PSHM), every process at once at %s processes (%d cores), start-up at "
                          "%d; references: ref-shm, ref-many, the launch floor" % (
                              ",".join(map(str, counts)), machine["cpus"],
-                             bench_many.START_PROCS),
+                             args.start_procs),
                          "status": "ok" if bad == 0 else ("partial" if bad < len(mr) else
                                                           "failed"),
                          "reason": None if bad == 0 else "%d rows without a ratio" % bad,
                          "duration_s": time.time() - t0})
             rows += mr
-            startup = split or {"procs": bench_many.START_PROCS, "total_ms": None,
+            startup = split or {"procs": args.start_procs, "total_ms": None,
                                 "phases": [], "description": split_why}
             notes += bench_many.split_notes(split)
 

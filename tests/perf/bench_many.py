@@ -1,7 +1,7 @@
 """tests/perf/bench_many.py: the many-process tier of `make bench` (host,
 PSHM): every process at once, at N = this host's cores and 2N
 (oversubscribed), beside a same-run reference, and a job's start-to-exit
-at START_PROCS processes beside its floor.  Standard library only.
+at --start-procs processes (128) beside its floor.  Standard library only.
 
   row (env host-many)  ours                          reference
   mp_barrier_lat       perf-barrier barrier_lat      ref-shm shm_dissem_barrier_lat
@@ -30,7 +30,7 @@ import time
 import bench_config as cfg
 
 ENV = "host-many"
-START_PROCS = 128
+START_PROCS = 128  # default of bench.py --start-procs
 
 # (row test, size or profile size list, source, source test)
 MANY_ROWS = [
@@ -114,7 +114,7 @@ def start_runs(args, profile, logf, data, rnd):
     b = args.builddir
     launcher = os.path.join(b, "gasnetrun_ibv")
     prog = os.path.join(b, "tests", "perf", "perf-start")
-    n = str(START_PROCS)
+    n = str(args.start_procs)
     timeout = profile["timeout"]
     vals = {"perf-start": [], "perf-start-floor": []}
     for i in range(profile["start_runs"]):
@@ -125,12 +125,12 @@ def start_runs(args, profile, logf, data, rnd):
         for key, cmd in order:
             ms, why, _, _, _ = timed_run(cmd, timeout, None, logf)
             if why:
-                data.failures.setdefault(((key, START_PROCS), None, None), why)
+                data.failures.setdefault(((key, args.start_procs), None, None), why)
             else:
                 vals[key].append(ms)
     for key, v in vals.items():
         if v:
-            data.rounds.setdefault(((key, START_PROCS), "start_exit", 0), []).append(
+            data.rounds.setdefault(((key, args.start_procs), "start_exit", 0), []).append(
                 (statistics.median(v), min(v)))
 
 
@@ -144,7 +144,7 @@ def startup_split(args, profile, logf):
     """One run of perf-start with GASNET_STARTUP_TIMES=1: the phase split.
     Returns a dict for the JSON's startup_split (or None, reason)."""
     b = args.builddir
-    cmd = [os.path.join(b, "gasnetrun_ibv"), "-n", str(START_PROCS),
+    cmd = [os.path.join(b, "gasnetrun_ibv"), "-n", str(args.start_procs),
            os.path.join(b, "tests", "perf", "perf-start")]
     env = dict(os.environ, GASNET_STARTUP_TIMES="1")
     ms, why, err, t0, t1 = timed_run(cmd, profile["timeout"], env, logf)
@@ -156,8 +156,8 @@ def startup_split(args, profile, logf):
             continue
         words = line.split(":", 1)[1].split()
         ranks.append([(words[i], float(words[i + 1])) for i in range(0, len(words) - 1, 2)])
-    if len(ranks) != START_PROCS:
-        return None, "%d of %d ranks printed their phases" % (len(ranks), START_PROCS)
+    if len(ranks) != args.start_procs:
+        return None, "%d of %d ranks printed their phases" % (len(ranks), args.start_procs)
     return phase_table(ranks, t0, t1), None
 
 
@@ -214,7 +214,7 @@ def many_phase(args, profile, logf, data, budget_s, log):
         if deadline - time.time() > 20:
             start_runs(args, profile, logf, data, rnd)
         else:
-            data.add_failure(("perf-start", START_PROCS), "skipped: out of time")
+            data.add_failure(("perf-start", args.start_procs), "skipped: out of time")
         log("many-process round %d of %d done (%.1f s)" % (rnd + 1, args.rounds,
                                                             time.time() - t0))
     if deadline - time.time() > 20:
@@ -232,13 +232,13 @@ def many_rows(args, profile, data, make_row):
                 row = make_row(ENV, src, test, size, n, vals, why, extra,
                                reference_of(data, test, size, n), args.statistic)
                 rows.append(row)
-    vals, why = data.get(("perf-start", START_PROCS), "start_exit", 0)
-    fvals, fwhy = data.get(("perf-start-floor", START_PROCS), "start_exit", 0)
-    rows.append(make_row(ENV, "perf-start", "mp_start_exit", 0, START_PROCS, vals, why, None,
+    vals, why = data.get(("perf-start", args.start_procs), "start_exit", 0)
+    fvals, fwhy = data.get(("perf-start-floor", args.start_procs), "start_exit", 0)
+    rows.append(make_row(ENV, "perf-start", "mp_start_exit", 0, args.start_procs, vals, why, None,
                          ("launch floor", fvals, fwhy,
                           "gasnetrun_ibv -n %d perf-start --floor (every process returns "
                           "from main before gex_Client_Init), alternating with ours"
-                          % START_PROCS), args.statistic))
+                          % args.start_procs), args.statistic))
     return rows
 
 

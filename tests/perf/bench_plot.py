@@ -26,7 +26,7 @@ import os
 import subprocess
 import sys
 
-ENV_TITLES = {"host-pshm": "this host, PSHM (2 processes)",
+ENV_TITLES = {"host-pshm": "this host, PSHM",
               "softroce": "Soft-RoCE guest, verbs",
               "verbs-native": "verbs (this host's HCA)"}
 KINDS = (("latency", ("us",), "time (us)"), ("bandwidth", ("MB/s",), "bandwidth (MB/s)"))

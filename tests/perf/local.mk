@@ -105,4 +105,4 @@ icount: all
 	$(SHELL) $(top_srcdir)/tests/perf/icount.sh --builddir $(top_builddir) $(ICOUNT_FLAGS)
 
 .PHONY: bench icount
-CLEANFILES += tests/perf/results/smoke/*.json
+CLEANFILES += tests/perf/results/smoke/*.json tests/perf/results/smoke/*.svg
