@@ -109,8 +109,9 @@ def timed_run(cmd, timeout, env=None, logf=None):
     return (t1 - t0) * 1e3, None, p.stderr, t0, t1
 
 
-def start_runs(args, profile, logf, data, rnd):
-    """One round of the start-up pair: ours and the floor alternate."""
+def start_runs(args, profile, logf, data, rnd, deadline):
+    """One round of the start-up pair: ours and the floor alternate (a pair
+    is started only while 20 s of the tier's time are left)."""
     b = args.builddir
     launcher = os.path.join(b, "gasnetrun_ibv")
     prog = os.path.join(b, "tests", "perf", "perf-start")
@@ -118,6 +119,11 @@ def start_runs(args, profile, logf, data, rnd):
     timeout = profile["timeout"]
     vals = {"perf-start": [], "perf-start-floor": []}
     for i in range(profile["start_runs"]):
+        if deadline - time.time() < 20:
+            for key in vals:
+                data.failures.setdefault(((key, args.start_procs), None, None),
+                                         "skipped: the many-process tier ran out of time")
+            break
         order = [("perf-start", [launcher, "-n", n, prog]),
                  ("perf-start-floor", [launcher, "-n", n, prog, "--floor"])]
         if (rnd + i) % 2:
@@ -212,7 +218,7 @@ def many_phase(args, profile, logf, data, budget_s, log):
                 else:
                     data.add_doc(key, doc)
         if deadline - time.time() > 20:
-            start_runs(args, profile, logf, data, rnd)
+            start_runs(args, profile, logf, data, rnd, deadline)
         else:
             data.add_failure(("perf-start", args.start_procs), "skipped: out of time")
         log("many-process round %d of %d done (%.1f s)" % (rnd + 1, args.rounds,

@@ -73,6 +73,16 @@ def _setup():
     return plt
 
 
+def _save(plt, fig, path, title):
+    """Titles, lays out, writes and closes a figure; True."""
+    if title:
+        fig.suptitle(title, fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return True
+
+
 def _label(row, side):
     if side == "ours":
         return "%s (ours)" % row["test"]
@@ -115,12 +125,8 @@ def plot_by_size(plt, doc, kind, units, ylabel, path):
         ax.set_title(ENV_TITLES.get(env, env))
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=6, loc="best")
-    fig.suptitle("%s against size: ours (solid) and the same-run reference (dashed); %s"
-                 % (kind, doc.get("started", "")), fontsize=9)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-    return True
+    return _save(plt, fig, path, "%s against size: ours (solid) and the same-run reference "
+                 "(dashed); %s" % (kind, doc.get("started", "")))
 
 
 def plot_many(plt, doc, path):
@@ -150,13 +156,8 @@ def plot_many(plt, doc, path):
         ax.legend(fontsize=7)
     for j in range(len(keys), nrows * cols):
         axes[j // cols][j % cols].axis("off")
-    cpus = doc.get("machine", {}).get("cpus")
-    fig.suptitle("every process at once, against the process count (%s cores); %s"
-                 % (cpus, doc.get("started", "")), fontsize=9)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-    return True
+    return _save(plt, fig, path, "every process at once, against the process count (%s "
+                 "cores); %s" % (doc.get("machine", {}).get("cpus"), doc.get("started", "")))
 
 
 def plot_startup(plt, doc, path):
@@ -185,10 +186,7 @@ def plot_startup(plt, doc, path):
     ax.legend(fontsize=6, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.3))
     ax.set_title("start-up to exit, critical path by phase; %s" % doc.get("started", ""),
                  fontsize=9)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-    return True
+    return _save(plt, fig, path, None)
 
 
 def make_all(json_path, outdir):

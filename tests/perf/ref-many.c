@@ -211,6 +211,26 @@ static void process_main(void)
     barrier();
 }
 
+/* Forks processes 1..nprocs-1; returns this process's number (0 in the
+ * parent), or -1 if a fork failed. */
+static int spawn_others(void)
+{
+    const pid_t parent = getpid();
+    for (int k = 1; k < nprocs; k++) {
+        switch (fork()) {
+        case -1:
+            perror("ref-many: fork");
+            return -1;
+        case 0:
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+            return getppid() == parent ? k : (_exit(1), -1);
+        default:
+            break;
+        }
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     bench_opts.prog = "ref-many";
@@ -245,25 +265,16 @@ int main(int argc, char **argv)
     rings = areas + (size_t)nprocs * area_bytes;
     oversubscribed = nprocs > sysconf(_SC_NPROCESSORS_ONLN);
 
-    pid_t parent = getpid();
-    for (me = 1; me < nprocs; me++) {
-        pid_t pid = fork();
-        if (pid < 0) {
-            perror("ref-many: fork");
-            return 1;
-        }
-        if (pid == 0) {
-            prctl(PR_SET_PDEATHSIG, SIGKILL);
-            if (getppid() != parent) _exit(1);
-            process_main();
-            _exit(0);
-        }
-    }
-    me = 0;
+    /* Process 0 is this one; the others are forked children that die with
+     * it.  Exit status: 1 if any process failed. */
+    int failed = 0;
+    me = spawn_others();
+    if (me < 0) return 1;
     process_main();
-    int rc = 0, status;
-    while (wait(&status) > 0)
-        if (!WIFEXITED(status) || WEXITSTATUS(status)) rc = 1;
-    if (rc) fprintf(stderr, "ref-many: a child process failed\n");
+    if (me > 0) _exit(0);
+    for (int status; wait(&status) > 0;)
+        failed |= !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+    if (failed) fprintf(stderr, "ref-many: a child process failed\n");
+    int rc = failed;
     return bench_report(nprocs) || rc ? 1 : 0;
 }
