@@ -166,11 +166,10 @@ def plot_startup(plt, doc, path):
     row = [r for r in doc["results"] if r["test"] == "mp_start_exit"]
     if not phases:
         return False
-    fig, ax = plt.subplots(figsize=(8, 3.2))
+    fig, ax = plt.subplots(figsize=(8, 4.2))
     left = 0.0
-    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for i, ph in enumerate(phases):
-        ax.barh(0, ph["critical_ms"], left=left, color=colors[i % len(colors)],
+        ax.barh(0, ph["critical_ms"], left=left, color=plt.cm.tab20(i % 20),
                 label="%s %.1f ms" % (ph["phase"], ph["critical_ms"]))
         left += ph["critical_ms"]
     labels = ["this run (%d processes)" % split["procs"]]
@@ -183,7 +182,7 @@ def plot_startup(plt, doc, path):
     ax.set_yticks(range(len(labels)))
     ax.set_yticklabels(labels, fontsize=8)
     ax.set_xlabel("ms from the launcher's start")
-    ax.legend(fontsize=6, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.3))
+    ax.legend(fontsize=6, ncol=4, loc="upper center", bbox_to_anchor=(0.5, -0.22))
     ax.set_title("start-up to exit, critical path by phase; %s" % doc.get("started", ""),
                  fontsize=9)
     return _save(plt, fig, path, None)
