@@ -46,10 +46,11 @@ PROFILES = {
         "perf-barrier": ["--iters", "5000", "--reps", "9"],
         "tw_sizes": [4096],
         "perf-twoway": ["--iters", "20000", "--reps", "1", "--timeout", "100"],
-        # The many-process tier (bench_many.py): --iters per peer for the
-        # floods, per process for the RMA rows.
+        # The many-process tier (bench_many.py): --iters per process (the
+        # floods spread them over the peers), enough that the two barriers
+        # around a repetition do not count.
         "mp_sizes": [8, 65536],
-        "perf-many": ["--iters", "2000", "--max-bytes", "64M", "--reps", "5"],
+        "perf-many": ["--iters", "20000", "--max-bytes", "64M", "--reps", "5"],
         "start_runs": 3,
         "probe_timeout": 60, "timeout": 300,
     },
@@ -62,7 +63,7 @@ PROFILES = {
         "tw_sizes": [4096],
         "perf-twoway": ["--iters", "2000", "--reps", "1", "--timeout", "50"],
         "mp_sizes": [8, 65536],
-        "perf-many": ["--iters", "200", "--max-bytes", "8M", "--reps", "3"],
+        "perf-many": ["--iters", "2000", "--max-bytes", "8M", "--reps", "3"],
         "start_runs": 1,
         "probe_timeout": 30, "timeout": 60,
     },

@@ -6,8 +6,9 @@
  * Every rank sends to every other rank in turn (rank r's i-th operation
  * goes to (r + 1 + i mod (N-1)) mod N), all ranks at the same time; rank 0
  * times the whole job from one barrier to the next and reports:
- *   mp_short_flood   AM Short Requests, every rank --iters to each peer; the
- *                    handler only counts.  Mmsg/s of the whole job
+ *   mp_short_flood   AM Short Requests, every rank --iters in all, spread
+ *                    evenly over its peers (--iters / (N-1) to each, at least
+ *                    1); the handler only counts.  Mmsg/s of the whole job
  *   mp_medium_flood  the same with N-byte Medium Requests (--medium-size,
  *                    default 1K).  MB/s of the whole job (10^6 bytes)
  *   mp_put_lat       blocking gex_RMA_PutBlocking of N bytes (--sizes),
@@ -48,9 +49,16 @@ static gex_Rank_t peer_of(long i)
     return (gex_Rank_t)((bg_rank + 1 + (gex_Rank_t)(i % (long)(bg_size - 1))) % bg_size);
 }
 
-static void flood(int medium, size_t n, long per_peer)
+/* Requests to each peer for iters per rank. */
+static long per_peer(long iters)
 {
-    long total = per_peer * (long)(bg_size - 1);
+    long k = iters / (long)(bg_size - 1);
+    return k > 0 ? k : 1;
+}
+
+static void flood(int medium, size_t n, long iters)
+{
+    long total = per_peer(iters) * (long)(bg_size - 1);
     /* Counted from the start of the job, not from arrived now: a peer that
      * left the last barrier first may have delivered some already. */
     unsigned long want = expected += (unsigned long)total;
@@ -107,7 +115,7 @@ static void run_one(const char *test, enum kind k, size_t n)
         step(k, n, iters);
         bg_barrier();
         double dt = bench_now() - t0;
-        double msgs = (double)iters * (double)bg_size * (double)(bg_size - 1);
+        double msgs = (double)per_peer(iters) * (double)bg_size * (double)(bg_size - 1);
         if (k == K_SHORT)
             vals[r] = msgs / dt / 1e6;
         else if (k == K_MEDIUM)

@@ -12,7 +12,8 @@
  *                     next free slot of ring (p, q) and raises its flag; q
  *                     takes slots by their flags without reading the
  *                     payload.  While a ring is full the sender consumes its
- *                     own incoming rings.  Size 0: Mmsg/s of the whole job;
+ *                     own incoming rings; --iters per process in all,
+ *                     spread over its peers.  Size 0: Mmsg/s of the whole job;
  *                     size 1K (the --medium-size of perf-many): MB/s
  *   many_memcpy_to    memcpy of N bytes from a private buffer into the next
  *                     peer's shared area (a put between neighbours): us per
@@ -114,9 +115,16 @@ static long drain(void)
     return got;
 }
 
-static void ring_flood(size_t n, long per_peer)
+/* Messages to each peer for iters per process (as perf-many). */
+static long per_peer(long iters)
 {
-    long total = per_peer * (nprocs - 1), got = 0;
+    long k = iters / (nprocs - 1);
+    return k > 0 ? k : 1;
+}
+
+static void ring_flood(size_t n, long iters)
+{
+    long total = per_peer(iters) * (nprocs - 1), got = 0;
     int idle;
     for (long i = 0; i < total; i++) {
         int q = peer_of(i);
@@ -181,7 +189,7 @@ static void run_one(const char *test, enum kind k, size_t n)
         step(k, n, iters);
         barrier();
         double dt = bench_now() - t0;
-        double msgs = (double)iters * (double)nprocs * (double)(nprocs - 1);
+        double msgs = (double)per_peer(iters) * (double)nprocs * (double)(nprocs - 1);
         if (k == K_FLOOD)
             vals[r] = n ? msgs * (double)n / dt / 1e6 : msgs / dt / 1e6;
         else
