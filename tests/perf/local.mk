@@ -4,10 +4,10 @@
 #   make            builds the benchmark programs (noinst; with --disable-seq
 #                   only make bench does)
 #   make bench      host (PSHM) run beside memcpy/shared-memory references,
-#                   then one Soft-RoCE guest boot (verbs, PSHM off) beside
+#                   the many-process tier (bench_many.py), then one Soft-RoCE guest boot (verbs, PSHM off) beside
 #                   perftest; prints the ratio table and writes
 #                   tests/perf/results/bench-<date>.json (validated against
-#                   tests/perf/bench.schema.json).  BENCH_FLAGS='--no-guest'
+#                   tests/perf/bench.schema.json) and its SVG plots.  BENCH_FLAGS='--no-guest'
 #                   etc.: see `tests/perf/bench.py --help`.
 #   make icount     instruction counts of the injection paths (callgrind)
 
@@ -33,6 +33,8 @@ EXTRA_DIST += \
 	tests/perf/bench_config.py \
 	tests/perf/bench_verbs.py \
 	tests/perf/bench_perftest.py \
+	tests/perf/bench_many.py \
+	tests/perf/bench_plot.py \
 	tests/perf/bench_validate.py \
 	tests/perf/bench.schema.json \
 	tests/perf/icount.sh \
