@@ -15,6 +15,10 @@ repo itself, or in BASE_TOOLS below:
   - fails, naming the command, the file that runs it and the package, when
     that package is not in the packages=( ... ) list of install-deps.sh.
 
+Python scripts' imports are checked the same way: a module that is neither
+in Python's standard library nor a .py file of the repo must be in
+PY_MODULES (module -> Debian package), and that package in the list.
+
 A command a script only runs after testing for it (`command -v NAME`,
 `type NAME`, `which NAME`) is optional and not required.  Scripts that run
 inside the Soft-RoCE guest (GUEST_FILES) may also use busybox applets
@@ -57,6 +61,9 @@ set shift shopt suspend test times trap type typeset ulimit umask unalias unset 
 # Words after which the next word is again a command.
 PREFIX_COMMANDS = {"exec", "command", "env", "nice", "nohup", "setsid", "timeout", "sudo",
                    "xargs", "time", "stdbuf", "builtin"}
+
+# Python modules outside the standard library -> the Debian package with them.
+PY_MODULES = {"matplotlib": "python3-matplotlib"}
 
 GUEST_FILES = {"tests/softroce/guest-init.sh", "tests/softroce/initramfs-init",
                "tests/softroce/run-verbs-tests", "tests/softroce/rail-traffic.sh"}
@@ -233,6 +240,39 @@ def python_commands(text):
             re.finditer(r"subprocess\.\w+\(\s*\[\s*[\"']([\w.+-]+)[\"']", text)]
 
 
+def python_imports(text):
+    """Top-level module names a Python file imports (anywhere in it)."""
+    pat = (r"^[ \t]*(?:import[ \t]+([A-Za-z_]\w*)[ \t]*(?=$|,|\.|as\b|#)"
+           r"|from[ \t]+([A-Za-z_]\w*)[\w.]*[ \t]+import\b)")
+    return {m.group(1) or m.group(2) for m in re.finditer(pat, text, re.M)}
+
+
+def python_import_problems(root, files, packages):
+    """One message per imported module no listed package provides."""
+    stdlib = set(getattr(sys, "stdlib_module_names", ())) | set(sys.builtin_module_names)
+    own = {os.path.basename(f)[:-3] for f in files if f.endswith(".py")}
+    bad = []
+    for f in files:
+        if not f.endswith(".py"):
+            continue
+        try:
+            text = open(os.path.join(root, f), encoding="utf-8", errors="replace").read()
+        except OSError:
+            continue
+        for mod in sorted(python_imports(text) - own):
+            if mod in stdlib or mod == "__future__":
+                continue
+            pkg = PY_MODULES.get(mod)
+            if pkg is None:
+                bad.append("check-deps: Python module '%s' (imported by %s) is not in the "
+                           "standard library: add it with its Debian package to PY_MODULES and "
+                           "contrib/install-deps.sh, or stop using it" % (mod, f))
+            elif pkg not in packages:
+                bad.append("check-deps: Python module '%s' (imported by %s) comes from package "
+                           "%s, which contrib/install-deps.sh does not install" % (mod, f, pkg))
+    return bad
+
+
 def c_commands(text):
     pat = r"\b(?:exec[lv]p?e?|popen|system)\s*\(\s*\"(?:/usr)?(?:/s?bin/)?([\w.+-]+)"
     return [(m.group(1), False) for m in re.finditer(pat, text)]
@@ -382,6 +422,9 @@ def main(argv):
             verdict[c] = ("not listed", sorted(pk), p)
 
     bad = 0
+    for msg in python_import_problems(root, files, packages):
+        bad += 1
+        print(msg)
     for c in sorted(uses):
         if c not in verdict:
             continue  # a shell function
@@ -399,7 +442,8 @@ def main(argv):
         elif show:
             print("%-24s %-28s %s" % (c, v, where))
     if bad:
-        print("check-deps: FAIL: %d command%s without a listed package" % (bad, "" if bad == 1 else "s"))
+        print("check-deps: FAIL: %d command%s or module%s without a listed package"
+              % (bad, "" if bad == 1 else "s", "" if bad == 1 else "s"))
         return 1
     print("check-deps: ok: %d commands, each from a listed package, the base system or the repo"
           % len(uses))

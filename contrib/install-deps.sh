@@ -20,6 +20,8 @@ packages=(
     autoconf automake libtool pkg-config make gcc g++
     libibverbs-dev librdmacm-dev ibverbs-providers
     libhwloc-dev libpmix-dev libopenmpi-dev openmpi-bin python3
+    # make bench's SVG plots (tests/perf/bench_plot.py)
+    python3-matplotlib
     # nm, readelf: the runtime-build tests inspect objects and libraries
     binutils
     # spawners: ssh (the tests start a throw-away sshd on loopback), mpi, pmi

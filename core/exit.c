@@ -570,10 +570,14 @@ static void exit_local(int code, int collective_possible)
         if (exit_owner) exit_finish(); /* re-entered, e.g. from our SIGQUIT */
         park();                       /* another thread is ending the process */
     }
+    gasnetc_phase("exit");
     quiet_process();
     code = exit_coordinate(LOAD(ex.code), collective_possible, &abort_job);
+    gasnetc_phase("exit_coord");
     STORE(ex.code, code);
     exit_release(code, abort_job);
+    gasnetc_phase("released");
+    gasnetc_phase_report();
     exit_leak_check();
     _exit(code);
 }

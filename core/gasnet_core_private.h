@@ -98,6 +98,12 @@ void gasnetc_remote_exit_cb(int code);
 /* Checked by every poll: runs the exit path if another rank asked for it. */
 void gasnetc_exit_check(void);
 
+/* Start-up and exit phase marks (core/phases.c): gasnetc_phase(name) notes
+ * the wall-clock time at which the phase `name` ended (a string literal);
+ * gasnetc_phase_report() prints them on stderr under GASNET_STARTUP_TIMES. */
+void gasnetc_phase(const char *name);
+void gasnetc_phase_report(void);
+
 /* Largest segment this process may attach (computed at init). */
 extern uintptr_t gasnetc_max_local_segment;
 extern uintptr_t gasnetc_max_global_segment;

@@ -286,6 +286,7 @@ int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p,
         return GASNET_ERR_RESOURCE;
     }
     if (!client_p || !ep_p || !tm_p) return GASNET_ERR_BAD_ARG;
+    gasnetc_phase("init");
     /* The wiring, before anything can call through it. */
     gasnetc_am_nbr = gasnetc_pshm_am_ops;
     gasnetc_am_net = gasnetc_ibv_am_ops;
@@ -297,6 +298,7 @@ int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p,
     if (gasneti_boot->init(argc, argv, &rank, &size, gasnetc_remote_exit_cb) != 0) _exit(1);
     gasneti_mynode = rank;
     gasneti_nodes = size;
+    gasnetc_phase("boot");
     if (gethostname(gasneti_hostname, sizeof(gasneti_hostname) - 1) != 0)
         strcpy(gasneti_hostname, "unknown");
     gasneti_log_set_identity(rank, gasneti_hostname);
@@ -307,9 +309,11 @@ int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p,
     uint64_t *host_of = calloc(size, sizeof(uint64_t));
     if (!host_of) gasneti_fatalerror("out of memory at startup (%u ranks)", size);
     gasneti_boot->exchange(&host, sizeof(host), host_of);
+    gasnetc_phase("hosts");
     unsigned maxsize = (unsigned)GASNETI_PARAM_INT(GASNET_SUPERNODE_MAXSIZE);
     if (gasnetc_pshm_init(gasneti_boot, rank, size, host_of, maxsize, gasnetc_am_deliver) != 0)
         gasnetc_fatal_exit(1);
+    gasnetc_phase("pshm");
     int need_network = gasnetc_pshm_nbrhd_size() < size;
     /* HCA/port selection: lists ports under GASNET_IBV_LIST_PORTS, and is
      * fatal (listing what was found and why it was rejected) when peers
@@ -319,11 +323,13 @@ int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p,
     gasnetc_ibv_ports_open(rank, size, need_network, &ports, &nports);
     /* RC connections to every rank outside the neighbourhood (collective). */
     gasnetc_ibv_connect(ports, nports, rank, size, &ibv_up);
+    gasnetc_phase("verbs");
     if (gasnetc_am_net.active()) gasnete_rma_set_transport(&gasnetc_ibv_rma_ops);
     gasnetc_positions_init(host_of);
     free(host_of);
     gasnetc_poll_policy_init(gasnetc_host_count);
     compute_segment_limits();
+    gasnetc_phase("limits");
 
     gasneti_the_client.name = clientName ? clientName : "";
     gasneti_the_client.flags = flags;
@@ -344,7 +350,9 @@ int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p,
     /* GASNET_RCV_THREAD/SND_THREAD: handlers may run now; with
      * GEX_FLAG_DEFER_THREADS the client starts them (gex_System_QueryProgressThreads) */
     gasnetc_am_net.start((flags & GEX_FLAG_DEFER_THREADS) != 0);
+    gasnetc_phase("ext");
     gasneti_boot->barrier();
+    gasnetc_phase("init_barrier");
     *client_p = &gasneti_the_client;
     *ep_p = &gasneti_the_ep;
     *tm_p = &gasneti_the_tm;
@@ -383,12 +391,16 @@ int gex_Segment_Attach(gex_Segment_t *segment_p, gex_TM_t tm, uintptr_t length)
                            (unsigned long)length, (unsigned long)gasnetc_max_local_segment,
                            segsize_read_as,
                            segment_limit_why ? "" : ", and the free space of /dev/shm");
+    gasnetc_phase("attach");
     void *addr = NULL;
     if (gasnetc_pshm_segment_attach(size, &addr) != 0) gasnetc_fatal_exit(1);
     /* Verbs: register it on every HCA and exchange rkeys (collective). */
+    gasnetc_phase("seg_map");
     gasnetc_ibv_segment_attach(addr, size);
     gasneti_seginfo_t mine = {addr, size};
+    gasnetc_phase("seg_verbs");
     gasneti_boot->exchange(&mine, sizeof(mine), gasneti_seginfo);
+    gasnetc_phase("seg_xchg");
     gasneti_the_segment.client = &gasneti_the_client;
     gasneti_the_segment.addr = addr;
     gasneti_the_segment.size = size;
@@ -399,6 +411,7 @@ int gex_Segment_Attach(gex_Segment_t *segment_p, gex_TM_t tm, uintptr_t length)
     gasneti_attach_done = 1;
     if (gasnet_client_attach_hook) gasnet_client_attach_hook(addr, size);
     gasneti_boot->barrier();
+    gasnetc_phase("attach_barrier");
     *segment_p = &gasneti_the_segment;
     return GASNET_OK;
 }

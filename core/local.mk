@@ -8,7 +8,8 @@ libgasnet_sources += \
 	core/am_fpam.c \
 	core/am_npam.c \
 	core/poll.c \
-	core/exit.c
+	core/exit.c \
+	core/phases.c
 noinst_HEADERS += core/gasnet_core_internal.h core/gasnet_core_private.h core/am/wire.h
 EXTRA_DIST += core/README
 UNIT_TESTS += tests/unit/test-am-wire

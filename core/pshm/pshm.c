@@ -187,7 +187,8 @@ static int lanes_bind(gasnetc_pshm_state_t *st)
             gasneti_fatalerror("PSHM: out of memory for %u lanes", n);
         for (uint32_t i = 0, j = 0; i < n; i++) {
             if (i == me) continue;
-            st->lane_out[w][i] = gasnetc_pshmq_attach(lane_at(sh, w, i, me));
+            /* Lanes out: touched at the first send (shared_bind). */
+            st->lane_out[w][i] = (gasnetc_pshmq_t *)lane_at(sh, w, i, me);
             st->lane_in[w][j] = gasnetc_pshmq_attach(lane_at(sh, w, me, i));
             if (!st->lane_out[w][i] || !st->lane_in[w][j]) return (int)i;
             st->rx_all[k++] = st->lane_in[w][j++];
@@ -218,9 +219,16 @@ static int shared_bind(gasnetc_pshm_state_t *st)
     st->reqq = calloc(st->n, sizeof(*st->reqq));
     st->repq = calloc(st->n, sizeof(*st->repq));
     if (!st->reqq || !st->repq) gasneti_fatalerror("PSHM: out of memory for %u queues", st->n);
+    /* Only my own queues are checked (read) here: each queue header is on
+     * a page of its own, so reading every neighbour's would cost every rank
+     * 2n page faults at start-up, n^2 for the host, most of them for peers
+     * it never sends to.  The leader formatted them all before the status
+     * exchange that let us map the object; a neighbour's page is touched at
+     * the first send to it. */
     for (uint32_t i = 0; i < st->n; i++) {
-        st->reqq[i] = gasnetc_pshmq_attach(base + (size_t)(2 * i) * sh->qsize);
-        st->repq[i] = gasnetc_pshmq_attach(base + (size_t)(2 * i + 1) * sh->qsize);
+        char *req = base + (size_t)(2 * i) * sh->qsize, *rep = req + sh->qsize;
+        st->reqq[i] = i == st->my_index ? gasnetc_pshmq_attach(req) : (gasnetc_pshmq_t *)req;
+        st->repq[i] = i == st->my_index ? gasnetc_pshmq_attach(rep) : (gasnetc_pshmq_t *)rep;
         if (!st->reqq[i] || !st->repq[i]) {
             gasnetc_pshm_error("PSHM: queue %u in %s is not initialised", i, name);
             return -1;

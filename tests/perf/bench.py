@@ -11,6 +11,10 @@ Phases (tests/perf/README explains how to read the result):
            beside ref-shm's barrier, perf-twoway with 4 processes beside
            itself with 2 (the oversubscribed two-way floods); --rounds
            times, alternating ours and reference
+  many     every process at once, at N = this host's cores and 2N
+           (--many-ranks): barrier, all-to-all AM floods and RMA beside
+           ref-shm / ref-many, and a 128-process job's start to exit beside
+           its launch floor (bench_many.py)
   icount   tests/perf/icount.sh: instructions per injection (callgrind)
   guest    one Soft-RoCE guest boot (tests/softroce/softroce-run) running
            bench_verbs.py: ours with GASNET_SUPERNODE_MAXSIZE=1, then the
@@ -39,12 +43,15 @@ sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import bench_config as cfg  # noqa: E402
 import bench_ucx  # noqa: E402
+import bench_many  # noqa: E402
+import bench_plot  # noqa: E402
 import bench_validate  # noqa: E402
 import bench_verbs  # noqa: E402
 
 HOST_ENV = "host-pshm"
 TOTAL_BUDGET_S = 14 * 60  # make bench must end within 15 minutes
 HOST_BUDGET_S = 5 * 60    # the host phase stops starting programs after this
+MANY_BUDGET_S = 150       # the many-process tier, likewise
 
 
 def parse_args(argv):
@@ -62,6 +69,17 @@ def parse_args(argv):
     p.add_argument("--no-host", action="store_true", help="skip the host (PSHM) phase")
     p.add_argument("--no-guest", action="store_true", help="skip the Soft-RoCE guest phase")
     p.add_argument("--no-icount", action="store_true", help="skip the callgrind counts")
+    p.add_argument("--no-many", action="store_true", help="skip the many-process tier")
+    p.add_argument("--many-ranks",
+                   help="process counts of the many-process tier, e.g. 16,32 (default: this "
+                        "host's cores and twice that)")
+    p.add_argument("--many-budget", type=int, default=MANY_BUDGET_S,
+                   help="seconds the many-process tier may start programs (default %d)"
+                        % MANY_BUDGET_S)
+    p.add_argument("--start-procs", type=int, default=bench_many.START_PROCS,
+                   help="processes of the start-up row mp_start_exit (default %d)"
+                        % bench_many.START_PROCS)
+    p.add_argument("--no-plots", action="store_true", help="write no SVG plots")
     p.add_argument("--debug-builddir",
                    help="a --enable-debug build for the debug/release instruction counts "
                         "(default BUILDDIR/tests/perf/debug-build, configured and built on "
@@ -105,7 +123,7 @@ def median(xs):
 
 def best_of(unit, vals):
     """The best value: the smallest time, the largest bandwidth or rate."""
-    return min(vals) if unit == "us" else max(vals)
+    return min(vals) if cfg.better_of(unit) == "lower" else max(vals)
 
 
 class Collected:
@@ -395,7 +413,7 @@ def make_row(env, prog, test, size, ranks, ours_vals, ours_why, extra, ref, stat
     ratio = ov / rv if (ov is not None and rv) else None
     row = {"env": env, "test": test, "size": size, "unit": unit, "better": cfg.better_of(unit),
            "ours": ours, "reference": refd, "ratio": ratio}
-    if test.startswith("barrier") or test.startswith("tw_"):
+    if test.startswith("barrier") or test.startswith("tw_") or test.startswith("mp_"):
         row["ranks"] = ranks
     return row
 
@@ -581,7 +599,8 @@ def print_table(rows, statistic):
                 if reasons.index(why) + 1 not in marks:
                     marks.append(reasons.index(why) + 1)
         note = "".join(" [%d]" % m for m in marks)
-        short = {"host-pshm": "pshm", "softroce": "softroce", "verbs-native": "verbs"}
+        short = {"host-pshm": "pshm", "softroce": "softroce", "verbs-native": "verbs",
+                 "host-many": "pshm-%d" % r.get("ranks", 0)}
         print("%-8s %-15s %5s %15s %15s  %-22s %7s%s" % (
             short.get(r["env"], r["env"]), r["test"], cfg.fmt_size(r["size"]),
             fmt_val(o["value"], r["unit"]), fmt_val(ref["value"], r["unit"]), ref["name"][:22],
@@ -708,6 +727,12 @@ def print_icount(rows, debug_reason):
     print()
 
 
+def write_doc(path, doc):
+    with open(path, "w") as f:
+        json.dump(doc, f, indent=1, allow_nan=False)
+        f.write("\n")
+
+
 def main(argv):
     args = parse_args(argv)
     if args.verbs_out:
@@ -721,6 +746,7 @@ def main(argv):
     os.makedirs(rawdir, exist_ok=True)
     profile = cfg.PROFILES["host-quick" if args.quick else "host"]
     envs, rows, notes = [], [], []
+    startup = None
 
     with open(os.path.join(rawdir, "host.log"), "w") as logf:
         if not args.no_host:
@@ -737,6 +763,29 @@ def main(argv):
                          "duration_s": time.time() - t0})
             rows += hr
             notes += twoway_notes(hr)
+        if not args.no_many:
+            t0 = time.time()
+            counts = bench_many.rank_counts(args)
+            log("many-process tier: %s processes, start-up at %d, %d round(s)" % (
+                ",".join(map(str, counts)), args.start_procs, args.rounds))
+            mdata = Collected()
+            split, split_why = bench_many.many_phase(args, profile, logf, mdata,
+                                                     args.many_budget, log)
+            mr = bench_many.many_rows(args, profile, mdata, make_row)
+            bad = sum(1 for r in mr if r["ratio"] is None)
+            envs.append({"name": bench_many.ENV, "description": "this host, shared memory "
+                         "(PSHM), every process at once at %s processes (%d cores), start-up at "
+                         "%d; references: ref-shm, ref-many, the launch floor" % (
+                             ",".join(map(str, counts)), machine["cpus"],
+                             args.start_procs),
+                         "status": "ok" if bad == 0 else ("partial" if bad < len(mr) else
+                                                          "failed"),
+                         "reason": None if bad == 0 else "%d rows without a ratio" % bad,
+                         "duration_s": time.time() - t0})
+            rows += mr
+            startup = split or {"procs": args.start_procs, "total_ms": None,
+                                "phases": [], "description": split_why}
+            notes += bench_many.split_notes(split)
 
     icount, why = (None, "skipped")
     if not args.no_icount:
@@ -797,16 +846,23 @@ def main(argv):
            "machine": machine,
            "options": {"rounds": args.rounds, "quick": args.quick, "statistic": args.statistic,
                        "host_ranks": args.host_ranks,
+                       "many_ranks": bench_many.rank_counts(args) if not args.no_many else [],
                        "guest": not args.no_guest and not args.verbs_native},
            "environments": envs, "results": rows, "instruction_counts": icount,
-           "notes": notes}
+           "startup_split": startup, "notes": notes}
     print_table(rows, args.statistic)
     if icount is not None:
         print_icount(icount["comparison"], icount.get("debug_reason"))
+    for line in bench_many.split_notes(startup if startup and startup["phases"] else None):
+        print(line)
     path = os.path.join(outdir, "bench-%s.json" % stamp)
-    with open(path, "w") as f:
-        json.dump(doc, f, indent=1, allow_nan=False)
-        f.write("\n")
+    doc["plots"] = []
+    write_doc(path, doc)
+    if not args.no_plots:
+        doc["plots"], why = bench_plot.write_plots(path)
+        log("plots: %s" % (", ".join(doc["plots"]) if doc["plots"] else "none (%s)" % why))
+        if doc["plots"]:
+            write_doc(path, doc)
     with open(os.path.join(HERE, "bench.schema.json")) as f:
         schema = json.load(f)
     errs, _ = bench_validate.check_file(path, schema)

@@ -46,6 +46,12 @@ PROFILES = {
         "perf-barrier": ["--iters", "5000", "--reps", "9"],
         "tw_sizes": [4096],
         "perf-twoway": ["--iters", "20000", "--reps", "1", "--timeout", "100"],
+        # The many-process tier (bench_many.py): --iters per process (the
+        # floods spread them over the peers), enough that the two barriers
+        # around a repetition do not count.
+        "mp_sizes": [8, 65536],
+        "perf-many": ["--iters", "20000", "--max-bytes", "64M", "--reps", "5"],
+        "start_runs": 3,
         "probe_timeout": 60, "timeout": 300,
     },
     "host-quick": {
@@ -56,6 +62,9 @@ PROFILES = {
         "perf-barrier": ["--iters", "500", "--reps", "3"],
         "tw_sizes": [4096],
         "perf-twoway": ["--iters", "2000", "--reps", "1", "--timeout", "50"],
+        "mp_sizes": [8, 65536],
+        "perf-many": ["--iters", "2000", "--max-bytes", "8M", "--reps", "3"],
+        "start_runs": 1,
         "probe_timeout": 30, "timeout": 60,
     },
     # Soft-RoCE under TCG is ~1000x slower than the host: few iterations,
@@ -114,6 +123,8 @@ def expected_rows(profile):
 
 def unit_of(test, size):
     """The unit a test reports in."""
+    if test == "mp_start_exit":
+        return "ms"
     if test.endswith("_rtt") or test.endswith("_lat") or test.startswith("tw_"):
         return "us"
     if test.endswith("_rate") or (test.endswith("_flood") and size == 0):
@@ -122,7 +133,7 @@ def unit_of(test, size):
 
 
 def better_of(unit):
-    return "lower" if unit == "us" else "higher"
+    return "lower" if unit in ("us", "ms") else "higher"
 
 
 def size_list(sizes):

@@ -14,8 +14,10 @@ Two layers, both standard library only:
      ratio = ours / reference (relative error below 1e-6) when both values
      are numbers, null otherwise; a null value carries a reason, a numeric
      one is positive; "better" is
-     "lower" for us and "higher" for MB/s and Mmsg/s; (env, test, size,
-     ranks) is unique; every row's env is described in "environments".
+     "lower" for us and ms and "higher" for MB/s and Mmsg/s; (env, test,
+     size, ranks) is unique; every row's env is described in
+     "environments"; host-many rows carry ranks; the start-up split's
+     critical times add up to its total.
 Prints "valid: FILE (N results)" or one line per problem ("FILE: path:
 message"); exits 0 if every file is valid, 1 otherwise, 2 on usage errors.
 """
@@ -129,7 +131,9 @@ def consistency(doc):
         seen.add(key)
         if r.get("env") not in envs:
             errs.append("%s: env '%s' is not described in $.environments" % (p, r.get("env")))
-        want = "lower" if r.get("unit") == "us" else "higher"
+        want = "lower" if r.get("unit") in ("us", "ms") else "higher"
+        if r.get("env") == "host-many" and not r.get("ranks"):
+            errs.append("%s: a host-many row without ranks" % p)
         if r.get("better") != want:
             errs.append("%s: better is '%s' but unit %s means '%s'" %
                         (p, r.get("better"), r.get("unit"), want))
@@ -146,6 +150,13 @@ def consistency(doc):
                 errs.append("%s: ratio %s is not ours/reference = %s" % (p, ratio, ov / rv))
         elif ratio is not None:
             errs.append("%s: ratio %s without both values" % (p, ratio))
+    split = doc.get("startup_split")
+    if isinstance(split, dict) and split.get("phases") and \
+            isinstance(split.get("total_ms"), (int, float)):
+        tot = sum(ph.get("critical_ms", 0) for ph in split["phases"])
+        if abs(tot - split["total_ms"]) > 1e-3 * max(1.0, split["total_ms"]):
+            errs.append("$.startup_split: phases add up to %.3f ms, not total_ms %.3f" %
+                        (tot, split["total_ms"]))
     return errs
 
 
@@ -189,7 +200,19 @@ def _self_test(schema):
     cases.append(("zero reference",
                   lambda d: d["results"][0]["reference"].update(value=0.0) or
                   d["results"][0].update(ratio=None), 1))
-    cases.append(("bad enum", lambda d: d["results"][0].update(unit="ms"), 1))
+    cases.append(("bad enum", lambda d: d["results"][0].update(unit="s"), 1))
+    cases.append(("ms is lower", lambda d: d["results"][0].update(unit="ms"), 0))
+    cases.append(("host-many without ranks", lambda d: d["environments"].append(
+        dict(d["environments"][0], name="host-many")) or
+        d["results"][0].update(env="host-many"), 1))
+    split = {"procs": 2, "total_ms": 3.0, "description": None, "phases": [
+        {"phase": "spawn", "last_rank_end_ms": 1.0, "critical_ms": 1.0, "median_rank_ms": 1.0,
+         "max_rank_ms": 1.0},
+        {"phase": "teardown", "last_rank_end_ms": 3.0, "critical_ms": 2.0,
+         "median_rank_ms": None, "max_rank_ms": None}]}
+    cases.append(("startup split", lambda d: d.update(startup_split=split), 0))
+    cases.append(("startup split sum", lambda d: d.update(
+        startup_split=dict(split, total_ms=4.0)), 1))
     cases.append(("bad date", lambda d: d.update(started="yesterday"), 1))
     cases.append(("bool is not integer", lambda d: d["machine"].update(cpus=True), 1))
     cases.append(("icount object", lambda d: d.update(instruction_counts={
