@@ -24,6 +24,7 @@ EXTRA_DIST += \
 	tests/integration/manifest \
 	tests/harness/run-tests \
 	tests/harness/copy-sources.sh \
+	tests/harness/manifest-programs.sh \
 	tests/harness/README \
 	tests/install/check-install.sh \
 	tests/install/client.c \
