@@ -180,7 +180,9 @@ run_asan_verbs() {
     local dir=$asandir/tests/sanitize/verbs-manifest reports=$asandir/reports-verbs
     local common="log_path=$reports/san:$san_signals"
     rm -rf "$reports" && mkdir -p "$reports" || return 1
-    local cmd=(env "ASAN_OPTIONS=$common:detect_leaks=1:detect_stack_use_after_return=1"
+    # RUNNING (the test that runs) in the shared folder: a guest timeout names it.
+    rm -f "$dir/RUNNING"
+    local cmd=(env "RUN_TESTS_STATE_DIR=$dir" "ASAN_OPTIONS=$common:detect_leaks=1:detect_stack_use_after_return=1"
                "UBSAN_OPTIONS=$common:print_stacktrace=1:halt_on_error=1"
                "LSAN_OPTIONS=suppressions=$srcdir/tests/sanitize/lsan.supp:print_suppressions=0"
                "$srcdir/tests/harness/run-tests" --srcdir "$srcdir" --builddir "$asandir"
@@ -202,6 +204,8 @@ run_asan_verbs() {
         "$srcdir/tests/softroce/softroce-run" -q -t 2400 -m 3G -w "$asandir" -- "${cmd[@]}"
         rc=$?
         [ $rc = 125 ] && echo "FAIL: sanitize over verbs: the Soft-RoCE guest did not start"
+        [ $rc = 124 ] && echo "FAIL: sanitize over verbs: the guest timed out after 2400 s$(
+            [ -f "$dir/RUNNING" ] && echo ", while running $(cat "$dir/RUNNING")")"
     fi
     [ $rc = 0 ] || echo "FAIL: sanitize over verbs: run-tests exit status $rc"
     show_reports "$reports" "sanitize over verbs (ASan+UBSan+LSan)" || rc=1
