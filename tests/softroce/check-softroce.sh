@@ -72,6 +72,8 @@ verbs_extra() {
             echo "check-softroce: layout $1: $(basename "$m") not run here (# layouts: $want)"
         fi
     done
+    # no manifest for this layout: no run-tests (which would take its default)
+    [[ " ${EXTRA[*]} " = *" --manifest "* ]] || EXTRA=()
 }
 LAYOUTS=${SOFTROCE_LAYOUTS:-dummy veth}
 TIMEOUT=${SOFTROCE_TIMEOUT:-4800}
