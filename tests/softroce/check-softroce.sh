@@ -29,7 +29,7 @@
 # machine must not reach it), SOFTROCE_VARIANTS (names to
 # run, default all; "none" = none), SOFTROCE_VARIANTS_FRESH=1 (rebuild from
 # scratch instead of reusing a variant build made with the same options),
-# SOFTROCE_VARIANT_TIMEOUT (per build step, default 1200 s).
+# SOFTROCE_VARIANT_TIMEOUT (per build step, default 3600 s: only a hang reaches it).
 # Closes with the wall time of every part, one "check-softroce: failed in
 # layout L: FAIL ..." line per failing check (CI shows only the last lines),
 # then "check-softroce: N passed, N failed, N skipped" (the sums of the
@@ -77,7 +77,7 @@ verbs_extra() {
 }
 LAYOUTS=${SOFTROCE_LAYOUTS:-dummy veth}
 TIMEOUT=${SOFTROCE_TIMEOUT:-4800}
-VTIMEOUT=${SOFTROCE_VARIANT_TIMEOUT:-1200}
+VTIMEOUT=${SOFTROCE_VARIANT_TIMEOUT:-3600}
 VARROOT=$BUILD/tests/softroce/variant-builds
 T_ALL=$(date +%s.%N)
 TIMES=()   # "part: seconds" lines for the closing summary
