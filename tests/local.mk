@@ -24,6 +24,7 @@ EXTRA_DIST += \
 	tests/integration/manifest \
 	tests/harness/run-tests \
 	tests/harness/copy-sources.sh \
+	tests/harness/manifest-programs.sh \
 	tests/harness/README \
 	tests/install/check-install.sh \
 	tests/install/client.c \
@@ -73,6 +74,11 @@ tests_integration_demo_SOURCES = tests/integration/demo.c
 tests_integration_demo_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
 tests_integration_demo_CFLAGS = $(IT_CFLAGS)
 tests_integration_demo_LDADD = $(TEST_SEQ_LIBS)
+
+# Every test program, nothing run: contrib/test-all.sh builds them with
+# make -j2 before the serial `make check` (which then finds them built).
+check-programs: $(check_PROGRAMS)
+.PHONY: check-programs
 
 # The harness (`make check` has built `all`, so ./gasnetrun_ibv exists).
 RUN_TESTS_FLAGS =

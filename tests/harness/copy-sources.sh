@@ -7,7 +7,11 @@
 # test command and CI build).
 #   - SRC a git work tree: the tracked files plus untracked, not ignored
 #     source files (*.c, *.h, *.am, ...: a new file not yet added; never
-#     binaries, which an in-tree build leaves untracked);
+#     binaries, which an in-tree build leaves untracked), plus what
+#     autoreconf made in SRC when it ran there (configure, aclocal.m4, the
+#     top-level *.in templates, build-aux/), with their times: the copy then
+#     configures without running autoreconf again, and its Makefile remakes
+#     them as in SRC when an input is newer;
 #   - else SRC configured in place: `make distdir`;
 #   - else the whole of SRC.
 # EXCLUDE-DIR: folders (absolute, or relative to SRC) never copied, such as
@@ -39,6 +43,11 @@ if [ -e "$src/.git" ] && [ "$(git -C "$src" rev-parse --show-toplevel 2>/dev/nul
         while IFS= read -r -d '' f; do # tracked files deleted in the worktree are skipped
             if [ -e "$src/$f" ] || [ -L "$src/$f" ]; then printf '%s\0' "$f"; fi
         done | tar -C "$src" --null -T - -cf - | tar -C "$dest" -xf -
+    if [ -x "$src/configure" ]; then
+        git -C "$src" ls-files -z --others --ignored --exclude-standard -- \
+            configure aclocal.m4 ':(glob)*.in' ':(glob)build-aux/*' |
+            tar -C "$src" --null -T - -cf - | tar -C "$dest" -xf -
+    fi
 elif [ -f "$src/config.status" ]; then
     echo "sources: make distdir of $src (configured in place, no .git)"
     make -s --no-print-directory -C "$src" distdir distdir="$(cd "$dest" && pwd)" >/dev/null

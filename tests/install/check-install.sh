@@ -53,7 +53,9 @@ step "copying $srcdir"
 # 2. Configure, build and install into the temporary prefix.
 step "autoreconf, configure --prefix=$prefix ${CHECK_INSTALL_CONFIGURE_ARGS:-}, make install"
 cd "$work/src"
-run "$work/autoreconf.log" autoreconf -fi
+# The copy carries the source tree's autoreconf output when it has one
+# (copy-sources.sh); a tree never bootstrapped is bootstrapped here.
+[ -x configure ] || run "$work/autoreconf.log" autoreconf -fi
 # shellcheck disable=SC2086 # a word list
 run "$work/configure.log" ./configure --prefix="$prefix" ${CHECK_INSTALL_CONFIGURE_ARGS:-}
 run "$work/make.log" make -j2

@@ -13,13 +13,15 @@ EXTRA_DIST += \
 	tests/sanitize/valgrind.supp \
 	tests/integration/manifest.d/sanitize.manifest
 
-# Used by run-sanitizers.sh inside the sanitizer build tree.
-sanitize-programs: $(check_PROGRAMS)
+# Used by run-sanitizers.sh inside the sanitizer build tree: the unit tests
+# it runs, and those with the check programs they start (tests/unit/*).
 sanitize-list-units:
 	@echo $(UNIT_TESTS)
+sanitize-list-unit-programs:
+	@echo $(sort $(UNIT_TESTS) $(filter tests/unit/%,$(check_PROGRAMS)))
 
 SANITIZE_FLAGS =
 sanitize: all
 	TEST_SRCDIR=$(top_srcdir) TEST_BUILDDIR=$(top_builddir) CC="$(CC)" \
 	  $(SHELL) $(top_srcdir)/tests/sanitize/run-sanitizers.sh $(SANITIZE_FLAGS)
-.PHONY: sanitize sanitize-programs sanitize-list-units
+.PHONY: sanitize sanitize-list-units sanitize-list-unit-programs

@@ -7,9 +7,9 @@
 # 1. AddressSanitizer + UndefinedBehaviorSanitizer: configures a separate
 #    build tree (default BUILDDIR/tests/sanitize/asan; reused, so a second
 #    run only rebuilds what changed) with the sanitizer flags in CFLAGS and
-#    LDFLAGS, builds the library, gasnetrun_ibv and the test programs, and
-#    runs the unit tests and the PSHM integration manifest
-#    (tests/integration/manifest without the install check) through
+#    LDFLAGS, builds the library, gasnetrun_ibv and the test programs that
+#    the suites below run, and runs the unit tests and the PSHM integration
+#    manifest (tests/integration/manifest without the install check) through
 #    tests/harness/run-tests with leak detection on.  Every report goes to a
 #    file (log_path), so a report counts even when a process's exit status
 #    does not reach the job's.  Known reports whose fix is pending elsewhere
@@ -28,7 +28,9 @@
 # (SKIP) when the compiler has no AddressSanitizer or valgrind is missing
 # and SANITIZE_REQUIRED is not 1 (which also turns a verbs part that cannot
 # run into a failure).  Environment: CC (compiler of the
-# sanitizer build, default cc), MAKE, SANITIZE_JOBS (make -j, default 2).
+# sanitizer build, default cc), MAKE, SANITIZE_JOBS (make -j, default 2),
+# SANITIZE_STEP_TIMEOUT (each of autoreconf, configure and the two makes,
+# default 3600 s: a bound for a hang, far above a loaded machine's time).
 # See tests/sanitize/README.
 set -u
 
@@ -58,6 +60,8 @@ builddir=$(cd "$builddir" && pwd) || exit 2
 [ -n "$asandir" ] || asandir=$builddir/tests/sanitize/asan
 make=${MAKE:-make}
 jobs=${SANITIZE_JOBS:-2}
+# Each build step's own bound (a loaded machine stays far below it).
+step_timeout=${SANITIZE_STEP_TIMEOUT:-3600}
 cc=${CC:-cc}
 # Every UBSan check stops the process.
 san_flags="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
@@ -108,7 +112,7 @@ run_asan() {
             return 1
         }
         if [ ! -x "$cfgsrc/configure" ]; then
-            (cd "$cfgsrc" && autoreconf -fi >autoreconf.log 2>&1) || {
+            (cd "$cfgsrc" && timeout "$step_timeout" autoreconf -fi >autoreconf.log 2>&1) || {
                 tail -n 20 "$cfgsrc/autoreconf.log"
                 echo "FAIL: sanitize: autoreconf failed in $cfgsrc (log: $cfgsrc/autoreconf.log)"
                 return 1
@@ -119,7 +123,7 @@ run_asan() {
     local stamp="$cc $san_flags $cfgsrc"
     if [ ! -f "$asandir/Makefile" ] || [ "$(cat "$asandir/sanitize.stamp" 2>/dev/null)" != "$stamp" ]; then
         echo "sanitize: configuring $asandir"
-        (cd "$asandir" && "$cfgsrc/configure" --enable-werror CC="$cc" \
+        (cd "$asandir" && timeout "$step_timeout" "$cfgsrc/configure" --enable-werror CC="$cc" \
             CFLAGS="-O1 -g $san_flags" LDFLAGS="$san_flags" >configure.log 2>&1) || {
             tail -n 20 "$asandir/configure.log"
             echo "FAIL: sanitize: configure failed (log: $asandir/configure.log)"
@@ -129,14 +133,26 @@ run_asan() {
         (cd "$asandir" && $make clean >/dev/null 2>&1)
         echo "$stamp" >"$asandir/sanitize.stamp"
     fi
+    # What the tier runs: the unit tests (and their helper programs), the
+    # PSHM manifest and the verbs ratomic lines; the build makes `all` and
+    # just the check programs these name, not every check program.
+    local manifest_dir=$asandir/tests/sanitize/manifest
+    local vdir=$asandir/tests/sanitize/verbs-manifest
+    mkdir -p "$manifest_dir" "$vdir" || return 1
+    grep -v -E '^install[[:space:]]' "$srcdir/tests/integration/manifest" >"$manifest_dir/pshm.manifest"
+    grep -h -E '^[a-z]-ratomic' "$srcdir"/tests/softroce/verbs.d/*.manifest >"$vdir/ratomic.manifest"
     echo "sanitize: building in $asandir"
     # Two makes: `all` recurses (BUILT_SOURCES), a parallel sibling goal races it.
-    (cd "$asandir" && $make -j"$jobs" all >make.log 2>&1 &&
-        $make -j"$jobs" sanitize-programs >>make.log 2>&1) || {
+    (cd "$asandir" && timeout "$step_timeout" $make -j"$jobs" all >make.log 2>&1 &&
+        progs="$($make -s --no-print-directory sanitize-list-unit-programs) $(
+            "$srcdir/tests/harness/manifest-programs.sh" . "$manifest_dir/pshm.manifest" "$vdir/ratomic.manifest")" &&
+        echo "make -j$jobs" $progs >>make.log &&
+        timeout "$step_timeout" $make -j"$jobs" $progs >>make.log 2>&1) || {
         tail -n 30 "$asandir/make.log"
-        echo "FAIL: sanitize: build failed (log: $asandir/make.log)"
+        echo "FAIL: sanitize: build failed (or a make passed its ${step_timeout} s bound; log: $asandir/make.log)"
         return 1
     }
+    echo "sanitize: copied, configured and built in $((SECONDS - t0)) s"
     local units
     units=$(cd "$asandir" && $make -s --no-print-directory sanitize-list-units) || return 1
     local reports=$asandir/reports
@@ -145,9 +161,6 @@ run_asan() {
     # The library's own handlers keep SIGSEGV/SIGBUS/SIGFPE/SIGABRT (the
     # tests check what it prints on a crash).
     local common="log_path=$reports/san:$san_signals"
-    local manifest_dir=$asandir/tests/sanitize/manifest
-    mkdir -p "$manifest_dir"
-    grep -v -E '^install[[:space:]]' "$srcdir/tests/integration/manifest" >"$manifest_dir/pshm.manifest"
     local rt_args=(--srcdir "$srcdir" --builddir "$asandir" --manifest "$manifest_dir")
     [ -z "$filter" ] || rt_args+=(--filter "$filter")
     echo "sanitize: unit tests and the PSHM integration manifest (ASan+UBSan, leaks on)"
@@ -193,9 +206,10 @@ run_asan_verbs() {
     local t0=$SECONDS rc
     local dir=$asandir/tests/sanitize/verbs-manifest reports=$asandir/reports-verbs
     local common="log_path=$reports/san:$san_signals"
-    mkdir -p "$dir" && rm -rf "$reports" && mkdir -p "$reports" || return 1
-    grep -h -E '^[a-z]-ratomic' "$srcdir"/tests/softroce/verbs.d/*.manifest >"$dir/ratomic.manifest"
-    local cmd=(env "ASAN_OPTIONS=$common:detect_leaks=1:detect_stack_use_after_return=1"
+    rm -rf "$reports" && mkdir -p "$reports" || return 1
+    # RUNNING (the test that runs) in the shared folder: a guest timeout names it.
+    rm -f "$dir/RUNNING"
+    local cmd=(env "RUN_TESTS_STATE_DIR=$dir" "ASAN_OPTIONS=$common:detect_leaks=1:detect_stack_use_after_return=1"
                "UBSAN_OPTIONS=$common:print_stacktrace=1:halt_on_error=1"
                "LSAN_OPTIONS=suppressions=$srcdir/tests/sanitize/lsan.supp:print_suppressions=0"
                "$srcdir/tests/harness/run-tests" --srcdir "$srcdir" --builddir "$asandir"
@@ -214,9 +228,14 @@ run_asan_verbs() {
         echo "SKIP: sanitize over verbs: no HCA and the Soft-RoCE prerequisites are missing"
         return 0
     else
-        "$srcdir/tests/softroce/softroce-run" -q -t 1200 -m 3G -w "$asandir" -- "${cmd[@]}"
+        "$srcdir/tests/softroce/softroce-run" -q -t 2400 -m 3G -w "$asandir" -- "${cmd[@]}"
         rc=$?
         [ $rc = 125 ] && echo "FAIL: sanitize over verbs: the Soft-RoCE guest did not start"
+        if [ $rc = 124 ]; then
+            local what=
+            [ -f "$dir/RUNNING" ] && what=$(cat "$dir/RUNNING")
+            echo "FAIL: sanitize over verbs: the guest timed out after 2400 s${what:+ in the test $what}"
+        fi
     fi
     [ $rc = 0 ] || echo "FAIL: sanitize over verbs: run-tests exit status $rc"
     show_reports "$reports" "sanitize over verbs (ASan+UBSan+LSan)" || rc=1

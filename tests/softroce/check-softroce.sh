@@ -29,7 +29,7 @@
 # machine must not reach it), SOFTROCE_VARIANTS (names to
 # run, default all; "none" = none), SOFTROCE_VARIANTS_FRESH=1 (rebuild from
 # scratch instead of reusing a variant build made with the same options),
-# SOFTROCE_VARIANT_TIMEOUT (per build step, default 1200 s).
+# SOFTROCE_VARIANT_TIMEOUT (per build step, default 3600 s: only a hang reaches it).
 # Closes with the wall time of every part, one "check-softroce: failed in
 # layout L: FAIL ..." line per failing check (CI shows only the last lines),
 # then "check-softroce: N passed, N failed, N skipped" (the sums of the
@@ -54,16 +54,16 @@ if [ $VERBS_TESTS = 1 ]; then
     [ $# -gt 0 ] && { echo "check-softroce.sh: --verbs-tests and -- COMMAND exclude each other" >&2; exit 2; }
 fi
 # verbs_extra LAYOUT: with --verbs-tests, EXTRA becomes the run-tests command
-# over verbs.manifest and the verbs.d manifests for LAYOUT.  A verbs.d
-# manifest with a line "# layouts: L1 L2" runs only in those layouts (long
-# suites whose code does not depend on the number of devices run in one
-# layout, to keep the tier's time); "native" runs every manifest.
+# over verbs.manifest and the verbs.d manifests for LAYOUT.  A manifest with
+# a line "# layouts: L1 L2" runs only in those layouts: a suite whose code
+# does not depend on the number of devices runs in one layout (running it in
+# the other repeats the same paths), so the second layout runs only what
+# depends on the layout; "native" runs every manifest.
 verbs_extra() {
     local m want
     [ $VERBS_TESTS = 1 ] || return 0
-    EXTRA=(-- "$SRC/tests/harness/run-tests" --srcdir "$SRC" --builddir "$BUILD" --no-unit
-           --manifest "$HERE/verbs.manifest")
-    for m in "$HERE"/verbs.d/*.manifest; do
+    EXTRA=(-- "$SRC/tests/harness/run-tests" --srcdir "$SRC" --builddir "$BUILD" --no-unit)
+    for m in "$HERE/verbs.manifest" "$HERE"/verbs.d/*.manifest; do
         want=$(sed -n 's/^# layouts: *\([a-z ]*\).*/\1/p' "$m" | head -n 1)
         want=$(echo $want) # one space between names, none around
         if [ "$1" = native ] || [ -z "$want" ] || [[ " $want " = *" $1 "* ]]; then
@@ -72,10 +72,12 @@ verbs_extra() {
             echo "check-softroce: layout $1: $(basename "$m") not run here (# layouts: $want)"
         fi
     done
+    # no manifest for this layout: no run-tests (which would take its default)
+    [[ " ${EXTRA[*]} " = *" --manifest "* ]] || EXTRA=()
 }
 LAYOUTS=${SOFTROCE_LAYOUTS:-dummy veth}
 TIMEOUT=${SOFTROCE_TIMEOUT:-4800}
-VTIMEOUT=${SOFTROCE_VARIANT_TIMEOUT:-1200}
+VTIMEOUT=${SOFTROCE_VARIANT_TIMEOUT:-3600}
 VARROOT=$BUILD/tests/softroce/variant-builds
 T_ALL=$(date +%s.%N)
 TIMES=()   # "part: seconds" lines for the closing summary
@@ -143,13 +145,15 @@ copy_sources() {
     "$SRC/tests/harness/copy-sources.sh" "$SRC" "$1" "$VARROOT"
 }
 
-# build_variant NAME ARGS: configure and build DIR=VARROOT/NAME (library,
-# programs and check programs); output in DIR.log; returns non-zero on the
+# build_variant NAME ARGS: configure and build DIR=VARROOT/NAME: the
+# libraries, the launcher and the programs NAME.manifest runs (the other
+# check programs are the main build's sources against the same headers and
+# run nowhere in the variant); output in DIR.log; returns non-zero on the
 # first failing step (set -e: never call it as an if/&&/|| condition, which
 # would disable that).  Reuses an earlier build made with the same
 # arguments (its stamp) unless SOFTROCE_VARIANTS_FRESH=1.
 build_variant() {
-    local name=$1 args=$2 dir=$VARROOT/$1 progs stamp
+    local name=$1 args=$2 dir=$VARROOT/$1 targets stamp
     # shellcheck disable=SC2206 # configure args split on blanks, by design
     local cargs=($args)
     grep -q -- "'--enable-werror'" "$BUILD/config.status" 2>/dev/null && cargs+=(--enable-werror)
@@ -170,11 +174,10 @@ build_variant() {
             echo "$stamp" >.variant-stamp
         fi
         cd "$dir"
-        timeout "$VTIMEOUT" make -j2
-        progs=$(printf 'softroce-print-check-programs:\n\t@echo $(check_PROGRAMS)\n' |
-            make -s --no-print-directory -f Makefile -f - softroce-print-check-programs)
+        targets=$("$SRC/tests/harness/manifest-programs.sh" --libraries . "$HERE/$name.manifest")
+        echo "make -j2 $(echo $targets)"
         # shellcheck disable=SC2086 # a list of targets
-        timeout "$VTIMEOUT" make -j2 $progs
+        timeout "$VTIMEOUT" make -j2 $targets
     ) >"$dir.log" 2>&1
 }
 
