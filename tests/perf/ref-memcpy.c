@@ -25,11 +25,15 @@
 static char *src, *dst;
 
 /* The memcpy call is opaque to the compiler (the size is a run-time value),
- * and the fence keeps it from being merged across iterations. */
+ * and the fence keeps it from being merged across iterations.  The two
+ * pointers are locals, in registers, as perf-rma's are (a global reloaded
+ * after each copy can alias the copy's stores: perf-rma.c). */
 static void loop(size_t n, long iters)
 {
+    char *const d = dst;
+    const char *const s = src;
     for (long i = 0; i < iters; i++) {
-        memcpy(dst, src, n);
+        memcpy(d, s, n);
         BENCH_COMPILER_FENCE();
     }
 }
