@@ -32,7 +32,8 @@ static const char *const get_name[NGET] = {"GetBlocking", "GetNB(TestAll)", "Get
                                            "GetNBI", "GetNBI(region)"};
 
 /* Below 129 bytes every size class of the inline neighbour copy
- * (include/gasnet_pshm_inline.h: 1, 2-3, 4-7, 8-16, 17-32, 33-64, 65-128)
+ * (include/gasnet_pshm_inline.h: 1, 2-3, 4-7, 8-16, 17-32, 33-64; then
+ * memcpy)
  * at both ends. */
 static const size_t sizes[] = {1,    2,     3,     4,     5,     7,     8,     9,
                                15,   16,    17,    31,    32,    33,    63,    64,

@@ -167,7 +167,8 @@ int main(int argc, char **argv)
     bench_opts.prog = "perf-rma";
     bench_opts.iters = 10000;
     bench_opts.max_bytes = 256.0 * 1024 * 1024;
-    bench_parse_args(argc, argv, "8,64,512,4K,32K,256K,1M,4M", help);
+    bench_parse_args(argc, argv, "1,2,4,8,16,32,64,128,256,512,1K,2K,4K,8K,16K,32K,64K,256K,1M,4M",
+                     help);
     region = bg_max_size();
     if (region < 64) region = 64;
     region = (region + 4095) / 4096 * 4096;
