@@ -218,36 +218,21 @@ static void run_flood(size_t n)
     ref_barrier();
 }
 
-static void run_barrier(void)
+/* A loop of barriers (ref_barrier or dissem_barrier), reported as test. */
+static void run_barrier(const char *test, void (*barrier)(void))
 {
     long iters = bench_iters(0), warm = bench_warmup(iters);
     double vals[BENCH_MAX_REPS];
-    ref_barrier();
-    for (long i = 0; i < warm; i++) ref_barrier();
+    barrier();
+    for (long i = 0; i < warm; i++) barrier();
     for (int r = 0; r < bench_opts.reps; r++) {
-        ref_barrier();
+        barrier();
         double t0 = bench_now();
-        for (long i = 0; i < iters; i++) ref_barrier();
+        for (long i = 0; i < iters; i++) barrier();
         vals[r] = (bench_now() - t0) / (double)iters * 1e6;
     }
-    if (me == 0) bench_record("shm_barrier_lat", 0, "us", vals, bench_opts.reps, iters, 0);
-    ref_barrier();
-}
-
-static void run_dissem_barrier(void)
-{
-    long iters = bench_iters(0), warm = bench_warmup(iters);
-    double vals[BENCH_MAX_REPS];
-    dissem_barrier();
-    for (long i = 0; i < warm; i++) dissem_barrier();
-    for (int r = 0; r < bench_opts.reps; r++) {
-        dissem_barrier();
-        double t0 = bench_now();
-        for (long i = 0; i < iters; i++) dissem_barrier();
-        vals[r] = (bench_now() - t0) / (double)iters * 1e6;
-    }
-    if (me == 0) bench_record("shm_dissem_barrier_lat", 0, "us", vals, bench_opts.reps, iters, 0);
-    dissem_barrier();
+    if (me == 0) bench_record(test, 0, "us", vals, bench_opts.reps, iters, 0);
+    barrier();
 }
 
 static void process_main(void)
@@ -268,8 +253,9 @@ static void process_main(void)
         for (int i = 0; i < bench_opts.nsizes; i++)
             if (bench_selected("shm_flood")) run_flood(bench_opts.sizes[i]);
     }
-    if (bench_selected("shm_barrier_lat")) run_barrier();
-    if (bench_selected("shm_dissem_barrier_lat")) run_dissem_barrier();
+    if (bench_selected("shm_barrier_lat")) run_barrier("shm_barrier_lat", ref_barrier);
+    if (bench_selected("shm_dissem_barrier_lat"))
+        run_barrier("shm_dissem_barrier_lat", dissem_barrier);
 }
 
 int main(int argc, char **argv)
