@@ -30,6 +30,18 @@
 /* Flag checks between two polls while waiting (a poll costs far more than
  * a check; the barrier's latency is one flag's arrival). */
 #define GASNETE_PSHMBAR_SPIN 8
+/* Flag checks with only a pause between them before the first poll (a
+ * few microseconds at most; wait_flag). */
+#define GASNETE_PSHMBAR_BARE_SPIN 64
+
+static inline void gasnete_pshmbar_pause(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __asm__ __volatile__("pause");
+#else
+    __asm__ __volatile__("" ::: "memory");
+#endif
+}
 
 typedef struct {
     uint32_t epoch_p1; /* epoch + 1 (0: never written); written last */
@@ -213,6 +225,16 @@ static __attribute__((__noinline__)) void wait_flag(const pshmbar_flag_t *f, uin
     if (GASNETE_CHECKS && gasnetc_in_handler())
         gasneti_fatalerror("a barrier was called from an AM handler (collectives are not "
                            "allowed in handler context)");
+    /* First a bare spin, as a barrier over flags alone waits: the flag
+     * usually arrives within a few cache-line transfers, and a poll (or the
+     * hint's look at every queue) in that window only delays seeing it.
+     * Bounded, so progress follows soon; skipped when processes outnumber
+     * cores (the peer needs this core: every turn yields there). */
+    if (gasnetc_poll_yield != GASNETC_POLL_YIELD_ALWAYS)
+        for (unsigned t = 0; t < GASNETE_PSHMBAR_BARE_SPIN; t++) {
+            if (__atomic_load_n(&f->epoch_p1, __ATOMIC_ACQUIRE) == want) return;
+            gasnete_pshmbar_pause();
+        }
     for (unsigned t = 1; __atomic_load_n(&f->epoch_p1, __ATOMIC_ACQUIRE) != want; t++) {
         if (t % GASNETE_PSHMBAR_SPIN) {
             gasneti_pollwait_hint();

@@ -550,8 +550,16 @@ void gasnetc_pshm_rma_publish(void)
 
     for (uint32_t i = 0; i < st->n; i++)
         if (st->ranks[i] != st->ranks[0] + i) return; /* not a run: no inline path */
-    seg = calloc(st->n, sizeof(*seg));
-    if (!seg) return; /* the library's functions still work */
+    /* seg[] ends at the end of a page, as the table does (4K aliasing with
+     * page-aligned client buffers: include/gasnet_pshm_inline.h). */
+    size_t bytes = (size_t)st->n * sizeof(*seg);
+    size_t room = (bytes + GASNETI_PSHM_RMATAB_PAGE - 1) / GASNETI_PSHM_RMATAB_PAGE *
+                  GASNETI_PSHM_RMATAB_PAGE;
+    void *block = NULL;
+    if (posix_memalign(&block, GASNETI_PSHM_RMATAB_PAGE, room))
+        return; /* the library's functions still work */
+    memset(block, 0, room);
+    seg = (gasneti_pshm_rmaseg_t *)((char *)block + room - bytes);
     for (uint32_t i = 0; i < st->n; i++) {
         const gasnetc_pshm_seg_t *s = &st->segs[i];
         seg[i].owner = s->owner;

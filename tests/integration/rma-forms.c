@@ -31,10 +31,15 @@ enum { G_BLOCKING, G_NB_TESTALL, G_NB_WAITSOME, G_NBI, G_REGION, NGET };
 static const char *const get_name[NGET] = {"GetBlocking", "GetNB(TestAll)", "GetNB(WaitSome)",
                                            "GetNBI", "GetNBI(region)"};
 
-static const size_t sizes[] = {1,    2,     3,     7,     8,     9,           15,
-                               16,   17,    63,    64,    100,   255,         256,
-                               1000, 4095,  4096,  4097,  65535, 65536,       65537,
-                               (1u << 20) + 3, MAXSZ};
+/* Below 129 bytes every size class of the inline neighbour copy
+ * (include/gasnet_pshm_inline.h: 1, 2-3, 4-7, 8-16, 17-32, 33-64; then
+ * memcpy)
+ * at both ends. */
+static const size_t sizes[] = {1,    2,     3,     4,     5,     7,     8,     9,
+                               15,   16,    17,    31,    32,    33,    63,    64,
+                               65,   100,   127,   128,   129,   255,   256,   1000,
+                               4095, 4096,  4097,  65535, 65536, 65537, (1u << 20) + 3,
+                               MAXSZ};
 static const uintptr_t offsets[] = {0, 1, 3, 7};
 
 static uint8_t **lbuf_seg, **lbuf_heap; /* per peer local buffers */

@@ -28,15 +28,27 @@
 
 static size_t region;     /* bytes per region: [0,region) remote, [region,2region) local */
 static long window = 64;  /* --window: NB events per gex_Event_WaitAll */
+static int paired;        /* --paired: memcpy repetitions between ours (below) */
+static char *remote_here; /* the peer's region as mapped here (PSHM), or NULL */
 
 enum op { PUT_LAT, GET_LAT, PUT_NBI, GET_NBI, PUT_NB, GET_NB, PUT8_RATE };
 
 static void *local_buf(void) { return bg_seg_at(0, region); }
 static void *remote_buf(void) { return bg_seg_at(bg_peer, 0); }
 
+/* The team and the peer are read once, into locals, as ref-memcpy reads
+ * its two pointers: a global reloaded after every copy (a copy may write
+ * any memory) sits at some page offset, and a load whose address matches
+ * the low 12 bits of a store just made by the copy waits for it (4K
+ * aliasing): with page-aligned buffers that made the program's layout, not
+ * the library, decide some sizes' times. */
 static void loop(enum op op, size_t n, long iters)
 {
     char *loc = local_buf(), *rem = remote_buf();
+    gex_TM_t bg_tm_ = bg_tm;
+    gex_Rank_t bg_peer_ = bg_peer;
+#define bg_tm bg_tm_
+#define bg_peer bg_peer_
     static gex_Event_t ev[MAX_WINDOW];
     long w = 0;
     switch (op) {
@@ -73,6 +85,29 @@ static void loop(enum op op, size_t n, long iters)
         gex_NBI_Wait(GEX_EC_PUT, 0);
         break;
     }
+#undef bg_tm
+#undef bg_peer
+}
+
+/* --paired: the memcpy a PSHM put (to the peer's segment mapped here) or
+ * get (from it) is, on the same buffers, in the same process. */
+static double memcpy_loop(int put, size_t n, long iters)
+{
+    char *const loc = local_buf(), *const rem = remote_here;
+    double t0 = bench_now();
+    for (long i = 0; i < iters; i++) {
+        if (put) memcpy(rem, loc, n);
+        else memcpy(loc, rem, n);
+        BENCH_COMPILER_FENCE();
+    }
+    return bench_now() - t0;
+}
+
+static double value_of(enum op op, size_t n, long iters, double dt)
+{
+    if (op == PUT_LAT || op == GET_LAT) return dt / (double)iters * 1e6;
+    if (op == PUT8_RATE) return (double)iters / dt / 1e6;
+    return (double)iters * (double)n / dt / 1e6;
 }
 
 static void run_one(const char *test, enum op op, size_t n)
@@ -81,24 +116,27 @@ static void run_one(const char *test, enum op op, size_t n)
     bg_barrier();
     if (bg_rank == 0) {
         int lat = (op == PUT_LAT || op == GET_LAT);
+        int put = (op == PUT_LAT || op == PUT_NBI || op == PUT_NB || op == PUT8_RATE);
         const char *unit = lat ? "us" : (op == PUT8_RATE ? "Mmsg/s" : "MB/s");
         long iters = bench_iters(n), warm = bench_warmup(iters);
-        double vals[BENCH_MAX_REPS];
+        double vals[BENCH_MAX_REPS], ref[BENCH_MAX_REPS];
+        int pair = paired && remote_here;
         long f0;
         if (warm) loop(op, n, warm);
+        if (warm && pair) (void)memcpy_loop(put, n, warm);
         f0 = bench_faults();
         for (int r = 0; r < bench_opts.reps; r++) {
             double t0 = bench_now();
             loop(op, n, iters);
-            double dt = bench_now() - t0;
-            if (lat)
-                vals[r] = dt / (double)iters * 1e6;
-            else if (op == PUT8_RATE)
-                vals[r] = (double)iters / dt / 1e6;
-            else
-                vals[r] = (double)iters * (double)n / dt / 1e6;
+            vals[r] = value_of(op, n, iters, bench_now() - t0);
+            if (pair) ref[r] = value_of(op, n, iters, memcpy_loop(put, n, iters));
         }
         bench_record(test, n, unit, vals, bench_opts.reps, iters, bench_faults() - f0);
+        if (pair) {
+            char name[64];
+            snprintf(name, sizeof name, "%s_memcpy", test);
+            bench_record(name, n, unit, ref, bench_opts.reps, iters, 0);
+        }
     }
     bg_barrier();
 }
@@ -106,7 +144,10 @@ static void run_one(const char *test, enum op op, size_t n)
 int main(int argc, char **argv)
 {
     static const char help[] =
-        "  --window N       NB events per gex_Event_WaitAll (default 64, max 1024)\n";
+        "  --window N       NB events per gex_Event_WaitAll (default 64, max 1024)\n"
+        "  --paired         after each repetition of a test, one of the memcpy it\n"
+        "                   stands for (same buffers, peer mapped here; PSHM only),\n"
+        "                   reported as TEST_memcpy\n";
     /* --window is ours; take it out before the common parser sees argv. */
     int kept = 1;
     for (int i = 1; i < argc; i++) {
@@ -118,18 +159,26 @@ int main(int argc, char **argv)
                 return 2;
             }
         } else {
-            argv[kept++] = argv[i];
+            if (!strcmp(argv[i], "--paired")) paired = 1;
+            else argv[kept++] = argv[i];
         }
     }
     argc = kept;
     bench_opts.prog = "perf-rma";
     bench_opts.iters = 10000;
     bench_opts.max_bytes = 256.0 * 1024 * 1024;
-    bench_parse_args(argc, argv, "8,64,512,4K,32K,256K,1M,4M", help);
+    bench_parse_args(argc, argv, "1,2,4,8,16,32,64,128,256,512,1K,2K,4K,8K,16K,32K,64K,256K,1M,4M",
+                     help);
     region = bg_max_size();
     if (region < 64) region = 64;
     region = (region + 4095) / 4096 * 4096;
     bg_init("perf-rma", &argc, &argv, 2 * region, NULL, 0);
+    {
+        void *owner = NULL, *here = NULL;
+        uintptr_t len = 0;
+        if (gex_Segment_QueryBound(bg_tm, bg_peer, &owner, &here, &len) == GASNET_OK)
+            remote_here = here;
+    }
     if (bg_rank == 0 && !bench_opts.cold) memset(local_buf(), 0x5a, region);
     if (bg_rank == bg_peer && !bench_opts.cold) memset(bg_seg_at(bg_peer, 0), 0xa5, region);
     bg_barrier();

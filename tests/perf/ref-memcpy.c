@@ -25,11 +25,15 @@
 static char *src, *dst;
 
 /* The memcpy call is opaque to the compiler (the size is a run-time value),
- * and the fence keeps it from being merged across iterations. */
+ * and the fence keeps it from being merged across iterations.  The two
+ * pointers are locals, in registers, as perf-rma's are (a global reloaded
+ * after each copy can alias the copy's stores: perf-rma.c). */
 static void loop(size_t n, long iters)
 {
+    char *const d = dst;
+    const char *const s = src;
     for (long i = 0; i < iters; i++) {
-        memcpy(dst, src, n);
+        memcpy(d, s, n);
         BENCH_COMPILER_FENCE();
     }
 }
@@ -40,7 +44,8 @@ int main(int argc, char **argv)
     bench_opts.prog = "ref-memcpy";
     bench_opts.iters = 10000;
     bench_opts.max_bytes = 256.0 * 1024 * 1024;
-    bench_parse_args(argc, argv, "8,64,512,4K,32K,256K,1M,4M", NULL);
+    bench_parse_args(argc, argv, "1,2,4,8,16,32,64,128,256,512,1K,2K,4K,8K,16K,32K,64K,256K,1M,4M",
+                     NULL);
     for (int i = 0; i < bench_opts.nsizes; i++)
         if (bench_opts.sizes[i] > region) region = bench_opts.sizes[i];
     region = (region + 4095) / 4096 * 4096;

@@ -18,6 +18,13 @@
  *                     the payload, as perf-am's flood handlers do.
  *                     Mmsg/s at size 0, MB/s (10^6 bytes) otherwise
  *   shm_barrier_lat   sense-reversing barrier on one shared counter (us)
+ *   shm_dissem_barrier_lat  dissemination barrier over bare flags (us):
+ *                     ceil(log2 N) rounds; in round k process i stores the
+ *                     barrier's number in its own flag line for round k and
+ *                     waits until the flag of process i - 2^k (mod N) shows
+ *                     it: one cache-line transfer per round and process, the
+ *                     algorithm extended/barrier_pshm.c runs, without the
+ *                     library around it
  * Waiting is a spin with a pause instruction (sched_yield when processes
  * outnumber CPUs).  Every child dies with its parent (PR_SET_PDEATHSIG).
  */
@@ -45,6 +52,9 @@ typedef struct {
 } ctl_t;
 
 static ctl_t *ctl;
+static uint64_t *dissem;   /* [process][round] flag lines (LINE bytes apart) */
+static int dissem_rounds;
+static uint64_t dissem_epoch;
 static char *pay_ab, *pay_ba, *ring, *privbuf;
 static size_t region, ring_bytes;
 static int me, yield_spin;
@@ -77,6 +87,19 @@ static void ref_barrier(void)
         STORE(&ctl->bar_sense, my_sense);
     } else {
         WAIT_UNTIL(LOAD(&ctl->bar_sense) == my_sense);
+    }
+}
+
+#define DISSEM_FLAG(p, k) (dissem + ((size_t)(p) * 32 + (size_t)(k)) * (LINE / sizeof(uint64_t)))
+
+static void dissem_barrier(void)
+{
+    uint64_t e = ++dissem_epoch;
+    int n = bench_opts.nprocs;
+    for (int k = 0; k < dissem_rounds; k++) {
+        int from = (me - (1 << k) % n + n) % n;
+        STORE(DISSEM_FLAG(me, k), e);
+        WAIT_UNTIL(LOAD(DISSEM_FLAG(from, k)) >= e);
     }
 }
 
@@ -195,20 +218,21 @@ static void run_flood(size_t n)
     ref_barrier();
 }
 
-static void run_barrier(void)
+/* A loop of barriers (ref_barrier or dissem_barrier), reported as test. */
+static void run_barrier(const char *test, void (*barrier)(void))
 {
     long iters = bench_iters(0), warm = bench_warmup(iters);
     double vals[BENCH_MAX_REPS];
-    ref_barrier();
-    for (long i = 0; i < warm; i++) ref_barrier();
+    barrier();
+    for (long i = 0; i < warm; i++) barrier();
     for (int r = 0; r < bench_opts.reps; r++) {
-        ref_barrier();
+        barrier();
         double t0 = bench_now();
-        for (long i = 0; i < iters; i++) ref_barrier();
+        for (long i = 0; i < iters; i++) barrier();
         vals[r] = (bench_now() - t0) / (double)iters * 1e6;
     }
-    if (me == 0) bench_record("shm_barrier_lat", 0, "us", vals, bench_opts.reps, iters, 0);
-    ref_barrier();
+    if (me == 0) bench_record(test, 0, "us", vals, bench_opts.reps, iters, 0);
+    barrier();
 }
 
 static void process_main(void)
@@ -229,7 +253,9 @@ static void process_main(void)
         for (int i = 0; i < bench_opts.nsizes; i++)
             if (bench_selected("shm_flood")) run_flood(bench_opts.sizes[i]);
     }
-    if (bench_selected("shm_barrier_lat")) run_barrier();
+    if (bench_selected("shm_barrier_lat")) run_barrier("shm_barrier_lat", ref_barrier);
+    if (bench_selected("shm_dissem_barrier_lat"))
+        run_barrier("shm_dissem_barrier_lat", dissem_barrier);
 }
 
 int main(int argc, char **argv)
@@ -244,7 +270,9 @@ int main(int argc, char **argv)
     region = (region + 4095) / 4096 * 4096;
     ring_bytes = 4 * slot_stride(region);
     if (ring_bytes < ((size_t)1 << 20)) ring_bytes = (size_t)1 << 20;
-    size_t total = 4096 + 2 * region + ring_bytes;
+    while ((1 << dissem_rounds) < bench_opts.nprocs) dissem_rounds++;
+    size_t dissem_bytes = (size_t)bench_opts.nprocs * 32 * LINE;
+    size_t total = 4096 + 2 * region + ring_bytes + dissem_bytes;
     char *map = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     privbuf = malloc(region);
     if (map == MAP_FAILED || !privbuf) {
@@ -257,6 +285,7 @@ int main(int argc, char **argv)
     pay_ab = map + 4096;
     pay_ba = pay_ab + region;
     ring = pay_ba + region;
+    dissem = (uint64_t *)(ring + ring_bytes);
     yield_spin = bench_opts.nprocs > sysconf(_SC_NPROCESSORS_ONLN);
 
     pid_t parent = getpid();
