@@ -93,6 +93,8 @@ static void res_init(gasnetc_ibv_res_t *r, gasnetc_ibv_hca_t *hca, int scq_depth
     r->scq_avail = scq_depth;
 }
 
+static void qp_init(gasnetc_cep_t *c);
+
 static void qp_create(gasnetc_cep_t *c, const qp_params_t *qp)
 {
     struct ibv_qp_init_attr a;
@@ -123,8 +125,15 @@ static void qp_create(gasnetc_cep_t *c, const qp_params_t *qp)
     c->inline_max = a.cap.max_inline_data;
     if (qp->inline_req >= 0 && c->inline_max > (uint32_t)qp->inline_req)
         c->inline_max = (uint32_t)qp->inline_req;
+    if (gasnetc_ibv.rec_on && c->inline_max > GASNETC_IBV_HBUF) /* wr.c: inline_snapshot */
+        c->inline_max = GASNETC_IBV_HBUF;
     c->sq_avail = qp->sq_depth;
+    qp_init(c);
+}
 
+/* RESET -> INIT: the QP number stays, so the peer's record of it holds. */
+static void qp_init(gasnetc_cep_t *c)
+{
     struct ibv_qp_attr attr;
     memset(&attr, 0, sizeof(attr));
     attr.qp_state = IBV_QPS_INIT;
@@ -147,6 +156,7 @@ static void qp_connect(gasnetc_cep_t *c, const conn_addr_t *peer, uint32_t my_ps
                            "neighbourhoods: GASNET_SUPERNODE_MAXSIZE must be equal on all "
                            "ranks)", c->rank, c->qpi, gasnetc_ibv.rank);
     if (c->qp == NULL) gasneti_fatalerror("connection to rank %u used before it was opened", c->rank);
+    c->peer_qpn = peer->qpn;
     a.qp_state = IBV_QPS_RTR;
     a.path_mtu = (enum ibv_mtu)(peer->mtu < c->port->mtu ? peer->mtu : c->port->mtu);
     a.dest_qp_num = peer->qpn;
@@ -285,6 +295,24 @@ void gasnetc_ibv_cep_connect(gasnetc_cep_t *c, const gasnetc_conn_addr_t *peer, 
     qp_connect(c, peer, my_psn, &qp_cfg);
 }
 
+void gasnetc_ibv_cep_reinit(gasnetc_cep_t *c)
+{
+    struct ibv_qp_attr a;
+    memset(&a, 0, sizeof(a));
+    a.qp_state = IBV_QPS_RESET;
+    if (ibv_modify_qp(c->qp, &a, IBV_QP_STATE))
+        gasneti_fatalerror("ibv_modify_qp(RESET) for rank %u on %s port %d failed: %s", c->rank,
+                           c->res->hca->name, c->port->port_num, strerror(errno));
+    qp_init(c);
+}
+
+uint64_t gasnetc_ibv_retry_window_us(void)
+{
+    /* 4.096 us x 2^timeout per try, retry_cnt retransmissions after the first */
+    double per = 4.096 * (double)((uint64_t)1 << qp_cfg.timeout);
+    return (uint64_t)(per * (double)(qp_cfg.retry + 1));
+}
+
 /* Reads GASNET_CONNECTFILE_IN (with % replaced by the rank) into want[]. */
 static void read_connfile(const char *pattern, uint32_t rank, uint32_t size, uint8_t *want)
 {
@@ -325,16 +353,17 @@ void gasnetc_ibv_connect(gasnetc_ibv_port_t *ports, int nports, uint32_t rank, u
     const char *cfile = GASNETI_PARAM_STR(GASNET_CONNECTFILE_IN);
     int is_static = GASNETI_PARAM_BOOL(GASNET_CONNECT_STATIC);
     int static_all = is_static && !(cfile && *cfile);
-    int32_t mine[5] = {0, gasnetc_ibv_qps_per_peer(), static_all, is_static,
-                       GASNETI_PARAM_BOOL(GASNET_CONNECT_DYNAMIC)};
-    int32_t *all = calloc(5 * (size_t)size, 4);
-    int npeers = 0, any = 0, nqps = 0, all_static = 1, some_static = 0, some_dyn = 0;
+    int32_t mine[6] = {0, gasnetc_ibv_qps_per_peer(), static_all, is_static,
+                       GASNETI_PARAM_BOOL(GASNET_CONNECT_DYNAMIC), gasnetc_ibv_rec_wanted()};
+    int32_t *all = calloc(6 * (size_t)size, 4);
+    int npeers = 0, any = 0, nqps = 0, all_static = 1, some_static = 0, some_dyn = 0, rec = 1;
     if (!all) gasneti_fatalerror("out of memory at startup (%u ranks)", size);
     for (uint32_t r = 0; r < size; r++) npeers += !is_local(r);
     mine[0] = npeers > 0;
     gasneti_boot->exchange(mine, sizeof(mine), all);
     for (uint32_t r = 0; r < size; r++) {
-        int32_t *a = &all[5 * r];
+        int32_t *a = &all[6 * r];
+        rec &= a[5] != 0;
         if (!a[0]) continue;
         any = 1;
         if (nqps && a[1] != nqps)
@@ -388,6 +417,11 @@ void gasnetc_ibv_connect(gasnetc_ibv_port_t *ports, int nports, uint32_t rank, u
         read_params(&qp_cfg, &scq_depth);
         for (int q = 0; q < nqps; q++) per_hca[ports[gasnetc_ibv_qp_port(q)].hca->index] += npeers;
         int srq = gasnetc_ibv_srq_decide(per_hca, t->res[0].hca->attr->max_cqe); /* srq16 */
+        /* link-flap recovery (recover.c): the whole job, without SRQ (flushes
+         * tell when a QP's receive buffers are all back) and without
+         * rendezvous Mediums (a replayed release WRITE could free a staging
+         * buffer reused meanwhile) */
+        t->rec_on = rec && !srq && t->rbuf_size >= GASNETC_IBV_BUFSZ;
         for (int h = 0; h < t->nres; h++) {
             int want_cq = srq ? t->srq_plan.posted[h] + t->srq_plan.spares : per_hca[h] * qp_cfg.rq_depth,
                 max = t->res[h].hca->attr->max_cqe;
@@ -448,7 +482,8 @@ void gasnetc_ibv_connect(gasnetc_ibv_port_t *ports, int nports, uint32_t rank, u
         gasnetc_ibv_async_start();
         gasnetc_ibv_rma_init();
     }
-    gasnetc_ibv_conn_init(some_dyn, want, cep_of, (uint32_t)npeers);
+    gasnetc_ibv_conn_init(some_dyn || rec, want, cep_of, (uint32_t)npeers);
+    gasnetc_ibv_rec_init(cep_of);
     free(want);
     if (t->nceps && rank == 0 && GASNETI_PARAM_BOOL(GASNET_VERBOSEENV))
         gasneti_info("verbs: %d network peer(s), %d connected at start-up (GASNET_CONNECT_STATIC="
