@@ -13,14 +13,20 @@
 #               Must PASS: RC absorbs a flap during which nothing is sent.
 #               First the same job without a flap (FAULT_REFERENCE=0: not),
 #               for the round-trip time.
-#   flap-flood  N jobs (default 100) of tests/integration/verbs/am-flood
-#               (1,000,000 checked Requests per direction; it lasts minutes),
-#               one down/up flap each once the flood is under way (rxe0 has
-#               sent FAULT_FLOOD_PKTS packets, default 20000).  A job must
-#               either pass (data checked) or end within its timeout with a
-#               line naming the peer ("dest=(rank:" / "src=(rank:") and the
-#               port ("port="); the time from the link going down to the
-#               launcher's exit is reported per job and as min/median/max.
+#   flap-flood  N flap cycles (default 100) during am-flood (FAULT_FLOOD_N
+#               checked Requests per direction, default 100,000),
+#               FAULT_FLAPS_PER_JOB per job (default 1), each once rxe0 has
+#               sent FAULT_FLOOD_PKTS packets (default 20000) since the job
+#               started or the last link-up.  With link-flap recovery (the
+#               default) every job must pass with its data checked; with
+#               FAULT_RECOVERY=0 (GASNET_RECONNECT_TIMEOUT=0) it must end
+#               with a line naming the peer ("dest=(rank:" / "src=(rank:")
+#               and the port ("port=").  Reports the recovery times the
+#               ranks print (min/median/max).
+#   flap-rma    the same with wirefault rmaloop FAULT_RMA_SECONDS (default
+#               60): 1 MiB puts and gets both ways, every byte checked.
+#   flap-long   the link down FAULT_LONG_DOWN s (default 60) during a flood:
+#               the job must end non-zero naming peer and port.
 #   kill-put    tests/integration/relia/wirefault putloop: rank 0 puts
 #               16 MiB into rank 1 back to back; once it printed that the
 #               loop runs (it is then always inside a 16 MiB put), rank 1 is
@@ -29,13 +35,13 @@
 #               were gone, counted from the kill.
 #   qp-error    am-flood with GASNET_TEST_QP_ERROR=20000 (a test-only
 #               parameter: rank 0 moves its QP to the error state at its
-#               20000th send completion).  The job must end non-zero with a
-#               line naming the peer and the port; time from the injection
-#               to the launcher's exit.
+#               20000th send completion; rank 1 notices nothing).  The job
+#               must pass with data checked (FAULT_RECOVERY=0: end non-zero
+#               with a line naming the peer and the port).
 # After every job: no /dev/shm/gasnet-ibv-* entry and no process of the job
 # left (each job carries a unique FAULT_TAG variable).  One line per case
 # (PASS/FAIL), exit 0 if every case holds.  make check runs a bounded set
-# (tests/softroce/verbs.d/faults.manifest: --cycles 3).
+# (tests/softroce/verbs.d/faults.manifest).  FAULT_LOG=DIR keeps the outputs.
 set -u
 BUILD=${TEST_BUILDDIR:-$PWD}
 CYCLES=100
@@ -65,7 +71,8 @@ export GASNET_SUPERNODE_MAXSIZE=1
 # with it every flapped job must pass with its data checked.
 RECOVERY=1
 [ "${FAULT_RECOVERY:-1}" = 0 ] && { RECOVERY=0; export GASNET_RECONNECT_TIMEOUT=0; }
-LOG=$(mktemp -d /tmp/faults.XXXXXX)
+LOG=${FAULT_LOG:-$(mktemp -d /tmp/faults.XXXXXX)}
+mkdir -p "$LOG"
 FAILS=0
 
 now() { date +%s.%N; }
@@ -154,9 +161,11 @@ case_flap_idle() {
     [ $ok = 0 ] || tail -n 5 "$LOG/$tag.out" | sed 's/^/    /'
 }
 
-REC_TIMES=
+REC_TIMES= REC_UP=
 # Recovery times ("re-established X s after its failure") of job output $1.
 rec_times() { grep -o 're-established [0-9.]* s after' "$1" | awk '{ print $2 }' | tr '\n' ' '; }
+# The part after the port was ACTIVE again (the handshake and the reposts).
+rec_after_up() { grep -o 's after its failure, [0-9.]* s after its ports' "$1" | awk '{ print $5 }' | tr '\n' ' '; }
 stats_of() { # min/median/max of the numbers in $*
     [ $# -gt 0 ] || { echo "none"; return; }
     echo "$@" | tr ' ' '\n' | grep . | sort -n |
@@ -199,6 +208,7 @@ flap_cases() {
         left=$(leftovers "$tag")
         line=$(peer_port_line "$LOG/$tag.out")
         rt=$(rec_times "$LOG/$tag.out"); REC_TIMES="$REC_TIMES $rt"
+        REC_UP="$REC_UP $(rec_after_up "$LOG/$tag.out")"
         if [ $FLAPS = 0 ]; then
             bad=$((bad + 1))
             echo "  job $n: exit $rc before its traffic was under way"
@@ -217,13 +227,13 @@ flap_cases() {
         fi
         [ -n "$left" ] && { bad=$((bad + 1)); echo "  job $n: $left"; }
     done
-    local extra="; recovery times $(stats_of $REC_TIMES)"
+    local extra="; recovery (QP failure to connection usable) $(stats_of $REC_TIMES), of which after the port was ACTIVE again $(stats_of $REC_UP)"
     [ $RECOVERY = 0 ] && extra="; $ended ended naming peer and port (recovery off)"
     verdict $bad "$name: $cycles flap(s) of ${FAULT_DOWN:-0.5} s over $n job(s): $passed passed with data checked, $bad wrong$extra"
-    REC_TIMES=
+    REC_TIMES= REC_UP=
 }
 
-case_flap_flood() { flap_cases flap-flood am-flood tests/integration/verbs/am-flood "${FAULT_FLOOD_N:-1000000}"; }
+case_flap_flood() { flap_cases flap-flood am-flood tests/integration/verbs/am-flood "${FAULT_FLOOD_N:-100000}"; }
 case_flap_rma() { flap_cases flap-rma wirefault tests/integration/relia/wirefault rmaloop "${FAULT_RMA_SECONDS:-60}"; }
 
 # One flap longer than the recovery window (FAULT_LONG_DOWN, default 60 s):
@@ -232,7 +242,7 @@ case_flap_long() {
     local tag=flaplong
     port_active || { verdict 1 "flap-long: port not active"; return; }
     local p0; p0=$(pkts)
-    start_job "$tag" 300 tests/integration/verbs/am-flood "${FAULT_FLOOD_N:-1000000}"
+    start_job "$tag" 300 tests/integration/verbs/am-flood "${FAULT_FLOOD_N:-100000}"
     if ! wait_for "[ \$((\$(pkts) - $p0)) -ge ${FAULT_FLOOD_PKTS:-20000} ]" 240; then
         wait "$JOB"; verdict 1 "flap-long: exit $? before the flood was under way"; return
     fi
@@ -298,7 +308,7 @@ case_kill_put() {
 case_qp_error() {
     local tag=qperror
     port_active || { verdict 1 "qp-error: port not active"; return; }
-    start_job "$tag" 300 env GASNET_TEST_QP_ERROR=20000 tests/integration/verbs/am-flood "${FAULT_FLOOD_N:-1000000}"
+    start_job "$tag" 300 env GASNET_TEST_QP_ERROR=20000 tests/integration/verbs/am-flood "${FAULT_FLOOD_N:-100000}"
     if ! wait_for "grep -q 'fault injected' '$LOG/$tag.out'" 200; then
         wait "$JOB"; verdict 1 "qp-error: the fault was never injected (exit $?)"
         tail -n 5 "$LOG/$tag.out" | sed 's/^/    /'; return

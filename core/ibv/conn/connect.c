@@ -146,8 +146,10 @@ static void qp_init(gasnetc_cep_t *c)
                            c->res->hca->name, c->port->port_num, strerror(errno));
 }
 
-static void qp_connect(gasnetc_cep_t *c, const conn_addr_t *peer, uint32_t my_psn,
-                       const qp_params_t *qp)
+/* soft: returns -1 instead of ending the job when a transition fails
+ * (recovery: the route may not be back yet; the QP stays where it was). */
+static int qp_connect(gasnetc_cep_t *c, const conn_addr_t *peer, uint32_t my_psn,
+                      const qp_params_t *qp, int soft)
 {
     struct ibv_qp_attr a;
     memset(&a, 0, sizeof(a));
@@ -174,11 +176,13 @@ static void qp_connect(gasnetc_cep_t *c, const conn_addr_t *peer, uint32_t my_ps
     }
     if (ibv_modify_qp(c->qp, &a,
                       IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-                          IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
+                          IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER)) {
+        if (soft) return -1;
         gasneti_fatalerror("ibv_modify_qp(RTR) to rank %u (QP %d, remote qp_num 0x%x, lid %u) "
                            "on %s port %d failed: %s (check GASNET_IBV_PORTS: both ends must "
                            "use the same link layer)", c->rank, c->qpi, peer->qpn, peer->lid,
                            c->res->hca->name, c->port->port_num, strerror(errno));
+    }
     memset(&a, 0, sizeof(a));
     a.qp_state = IBV_QPS_RTS;
     a.timeout = (uint8_t)qp->timeout;
@@ -188,9 +192,12 @@ static void qp_connect(gasnetc_cep_t *c, const conn_addr_t *peer, uint32_t my_ps
     a.max_rd_atomic = (uint8_t)qp->rd_atom;
     if (ibv_modify_qp(c->qp, &a,
                       IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-                          IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC))
+                          IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC)) {
+        if (soft) return -1;
         gasneti_fatalerror("ibv_modify_qp(RTS) to rank %u (QP %d) on %s failed: %s", c->rank,
                            c->qpi, c->res->hca->name, strerror(errno));
+    }
+    return 0;
 }
 
 /* Parameters that size queues and pools, checked against the HCAs. */
@@ -292,7 +299,12 @@ void gasnetc_ibv_cep_open(gasnetc_cep_t *c)
 
 void gasnetc_ibv_cep_connect(gasnetc_cep_t *c, const gasnetc_conn_addr_t *peer, uint32_t my_psn)
 {
-    qp_connect(c, peer, my_psn, &qp_cfg);
+    qp_connect(c, peer, my_psn, &qp_cfg, 0);
+}
+
+int gasnetc_ibv_cep_reconnect(gasnetc_cep_t *c, const gasnetc_conn_addr_t *peer, uint32_t my_psn)
+{
+    return qp_connect(c, peer, my_psn, &qp_cfg, 1);
 }
 
 void gasnetc_ibv_cep_reinit(gasnetc_cep_t *c)
@@ -472,7 +484,7 @@ void gasnetc_ibv_connect(gasnetc_ibv_port_t *ports, int nports, uint32_t rank, u
             gasnetc_cep_t *c = &t->ceps[ci];
             if (!want[c->rank]) continue;
             qp_connect(c, &in[(size_t)c->rank * nqps + c->qpi],
-                       out[(size_t)c->rank * nqps + c->qpi].psn, &qp_cfg);
+                       out[(size_t)c->rank * nqps + c->qpi].psn, &qp_cfg, 0);
         }
     }
     free(out);

@@ -58,10 +58,11 @@ typedef struct {
 } rec_msg_t;
 
 typedef struct {
-    uint8_t state, reinit, rail;
+    uint8_t state, reinit, rail, state_was_acc;
     uint32_t epoch; /* incarnations completed */
     uint32_t psn, peer_psn, peer_rx[REC_MAX_QPS];
     uint64_t start_us, deadline_us, next_us, interval_us, port_us;
+    uint64_t drained_us, sent_us; /* when the QPs were drained, the first message sent */
 } rec_peer_t;
 
 static struct {
@@ -237,17 +238,25 @@ static int ports_up(uint32_t r, uint64_t now)
     return 1;
 }
 
-static void connect_rts(uint32_t r)
+/* RTR/RTS towards the peer: 0, or -1 when a transition failed (the route
+ * is not back yet: a failed RTR leaves the QP in INIT with its buffers);
+ * the caller retries, skipping the QPs already in RTS. */
+static int connect_rts(uint32_t r)
 {
     rec_peer_t *p = &rs.peer[r];
     for (int q = 0; q < gasnetc_ibv.nqps; q++) {
         gasnetc_cep_t *c = &rs.cep_of[r][q];
+        struct ibv_qp_attr qa;
+        struct ibv_qp_init_attr qi;
+        if (ibv_query_qp(c->qp, &qa, IBV_QP_STATE, &qi) == 0 && qa.qp_state == IBV_QPS_RTS)
+            continue;
         gasnetc_conn_addr_t a = *gasnetc_ud_port_addr(r, cep_rail(c));
         a.qpn = c->peer_qpn;
         a.psn = (p->peer_psn + (uint32_t)q) & 0xffffff;
         a.valid = 1;
-        gasnetc_ibv_cep_connect(c, &a, (p->psn + (uint32_t)q) & 0xffffff);
+        if (gasnetc_ibv_cep_reconnect(c, &a, (p->psn + (uint32_t)q) & 0xffffff)) return -1;
     }
+    return 0;
 }
 
 static void send_msg(uint32_t r, int type)
@@ -358,14 +367,18 @@ static void complete(uint32_t r)
 {
     rec_peer_t *p = &rs.peer[r];
     int redone = 0, dropped = 0;
+    p->state_was_acc = p->state == RS_ACCEPTED;
     p->epoch++;
     p->state = RS_OK;
     active_del(r);
     for (int q = 0; q < gasnetc_ibv.nqps; q++)
         repost(&rs.cep_of[r][q], p->peer_rx[q], &redone, &dropped);
-    gasneti_warning("verbs: connection to rank %u re-established %.3f s after its failure "
-                    "(epoch %u; %d operation(s) posted again, %d found done)", r,
-                    (double)(now_us() - p->start_us) / 1e6, p->epoch, redone, dropped);
+    uint64_t t = now_us();
+    gasneti_warning("verbs: connection to rank %u re-established %.3f s after its failure, "
+                    "%.3f s after its ports were up (%s; QPs drained in %.3f s; epoch %u; %d "
+                    "operation(s) posted again, %d found done)", r, (double)(t - p->start_us) / 1e6,
+                    (double)(t - p->sent_us) / 1e6, p->state_was_acc ? "the peer asked" : "failed here",
+                    (double)(p->drained_us - p->start_us) / 1e6, p->epoch, redone, dropped);
 }
 
 static void peer_info(rec_peer_t *p, const rec_msg_t *m, int rail)
@@ -409,7 +422,7 @@ void gasnetc_ibv_rec_msg(int rail, const void *buf, size_t len)
     case MSG_RREP:
         if (p->state == RS_REQ_SENT && m.epoch == p->epoch + 1) {
             peer_info(p, &m, rail);
-            connect_rts(r);
+            if (connect_rts(r)) break; /* no route yet: the peer resends its answer */
             complete(r);
             send_msg(r, MSG_RRTU);
         } else if (p->state == RS_OK && m.epoch == p->epoch && m.psn == p->peer_psn) {
@@ -473,14 +486,16 @@ static void step(uint32_t r, uint64_t now)
         if (!p->reinit) {
             if (!drained(r)) return;
             reinit(r);
+            p->drained_us = now;
         }
         if (!ports_up(r, now)) return;
+        p->sent_us = now;
         if (p->state == RS_DRAIN) {
             p->state = RS_REQ_SENT;
             p->rail = (uint8_t)cep_rail(&rs.cep_of[r][0]);
             send_msg(r, MSG_RREQ);
         } else {
-            connect_rts(r);
+            if (connect_rts(r)) return; /* no route yet: next poll */
             p->state = RS_ACCEPTED;
             send_msg(r, MSG_RREP);
         }

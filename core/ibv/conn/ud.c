@@ -173,6 +173,8 @@ static struct ibv_ah *ah_for(uint32_t rank, int rail)
         a.grh.hop_limit = 64;
     }
     *slot = ibv_create_ah(gasnetc_ibv.res[p->hca->index].pd, &a);
+    if (!*slot && (errno == ENETUNREACH || errno == EHOSTUNREACH || errno == EAGAIN))
+        return NULL; /* the link is down (RoCE resolves the route here): sent again later */
     if (!*slot)
         gasneti_fatalerror("ibv_create_ah towards rank %u (lid %u) on %s port %d failed: %s "
                            "(check GASNET_IBV_PORTS: both ends must use the same link layer)",
@@ -188,6 +190,8 @@ int gasnetc_ud_send(uint32_t rank, int rail, const void *msg, size_t len)
         gasneti_fatalerror("connection setup: rank %u has no UD address on rail %d (ports differ "
                            "between ranks: check GASNET_IBV_PORTS)", rank, rail);
     if (!u->nfree) return -1;
+    struct ibv_ah *ah = ah_for(rank, rail);
+    if (!ah) return -1;
     int slot = u->free_snd[--u->nfree];
     uint8_t *b = u->buf + (size_t)slot * UD_SLOT;
     memcpy(b, msg, len);
@@ -202,7 +206,7 @@ int gasnetc_ud_send(uint32_t rank, int rail, const void *msg, size_t len)
     wr.num_sge = 1;
     wr.opcode = IBV_WR_SEND;
     wr.send_flags = IBV_SEND_SIGNALED;
-    wr.wr.ud.ah = ah_for(rank, rail);
+    wr.wr.ud.ah = ah;
     wr.wr.ud.remote_qpn = peer->qpn;
     wr.wr.ud.remote_qkey = UD_QKEY;
     int rc = ibv_post_send(u->qp, &wr, &bad);
