@@ -451,7 +451,8 @@ static void give_up(uint32_t r, uint64_t now)
     snprintf(extra, sizeof(extra), "; the connection could not be re-established within %.1f s "
              "(%s; QP retry window %.1f s + GASNET_RECONNECT_TIMEOUT=%lld s): the peer died, or "
              "the path between the ports stayed broken", (double)(now - p->start_us) / 1e6,
-             p->state == RS_DRAIN ? "this rank's QPs never drained, or its ports stayed down"
+             !p->reinit ? "its work requests never all completed"
+             : p->state == RS_DRAIN || p->state == RS_ACC_DRAIN ? "the ports stayed down"
              : p->state == RS_REQ_SENT ? "no answer to the reconnection request"
                                       : "no confirmation of the reconnection",
              (double)gasnetc_ibv_retry_window_us() / 1e6,
