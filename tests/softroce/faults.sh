@@ -224,6 +224,7 @@ flap_cases() {
             bad=$((bad + 1))
             echo "  job $n: $FLAPS flap(s), exit $rc after $t s:"
             tail -n 8 "$LOG/$tag.out" | sed 's/^/    /'
+            echo "    rxe counters: $(cd "/sys/class/infiniband/$DEV/ports/1/hw_counters" 2>/dev/null && grep -v '^0$' -- * 2>/dev/null | tr '\n' ' ')"
         fi
         [ -n "$left" ] && { bad=$((bad + 1)); echo "  job $n: $left"; }
     done
