@@ -123,6 +123,21 @@ typedef struct gasnetc_cep {
     uint32_t rkey;        /* the peer's segment on this HCA (after attach) */
     int rbuf_owed;        /* atomic: receive buffers owed to the QP (recv.c, late reposts) */
     gasnetc_credit_peer_t credit;
+    /* Link-flap recovery (conn/recover.c; only with gasnetc_ibv.rec_on) */
+    int broken;           /* atomic: the QP failed or is being re-established: posts park */
+    int inflight;         /* atomic: send WRs on the QP whose completion is not reaped yet */
+    int rinflight;        /* atomic: receive buffers posted on the QP */
+    uint32_t tx_done;     /* atomic: SENDs completed successfully (cumulative) */
+    uint32_t rx_seen;     /* atomic: messages received successfully (cumulative) */
+    uint32_t next_seq;    /* post order of the QP (under rec_lock) */
+    uint32_t peer_qpn;    /* the peer's QP number (set when connected) */
+    gasneti_mutex_t rec_lock;      /* guards the three lists below */
+    struct gasnetc_sdesc *redo, **redo_tail;     /* failed or flushed, in post order */
+    struct gasnetc_sdesc *parked, **parked_tail; /* posted while broken */
+    struct gasnetc_rbuf *rbufs;      /* flushed or parked receive buffers */
+    int err_status, err_vendor;    /* the first failed completion (for the fatal line) */
+    uint32_t err_qpn;
+    uint8_t err_op, err_snd;       /* GASNETC_OP_* or 0xff (receive); 1: send side */
 } gasnetc_cep_t;
 
 /* ---- send descriptors ------------------------------------------------------------- */
@@ -164,11 +179,14 @@ typedef struct gasnetc_sdesc {
     gasnetc_sdesc_done_fn done;  /* NULL, or RMA completion (rdma.c) */
     void *ctx[2];                /* for done: completion counters */
     void *copy_to;               /* for done: Get through a bounce buffer */
+    struct gasnetc_sdesc *rnext; /* recovery: link of cep->redo / cep->parked */
+    uint32_t seq;                /* recovery: position in the QP's post order */
 } gasnetc_sdesc_t;
 
-typedef struct {
+typedef struct gasnetc_rbuf {
     gasnetc_ibv_slot_t slot;     /* data: GASNETC_IBV_BUFSZ registered bytes */
     gasnetc_cep_t *cep;          /* the QP it is posted on */
+    struct gasnetc_rbuf *rnext;  /* recovery: link of cep->rbufs */
 } gasnetc_rbuf_t;
 
 /* ---- the transport ------------------------------------------------------------------ */
@@ -197,6 +215,8 @@ typedef struct {
     size_t packed_long_limit;    /* GASNET_PACKEDLONG_LIMIT, capped to the buffer */
     int64_t gather_min;          /* GASNET_AM_GATHER_MIN; < 0 = never gather */
     int use_xrc;                 /* GASNET_USE_XRC decided (conn_policy.h); 0 today */
+    int rec_on;                  /* link-flap recovery (conn/recover.c, GASNET_RECONNECT_TIMEOUT) */
+    int rec_active;              /* atomic: connections being recovered (progress must poll) */
     /* this process's segment (after attach) */
     uintptr_t seg_addr, seg_size;
 } gasnetc_ibv_state_t;
@@ -247,6 +267,33 @@ void gasnetc_ibv_post_rbuf(gasnetc_cep_t *cep, gasnetc_rbuf_t *rb);
  * completion before the source may be reused).  Handler-safe for Replies. */
 gasnetc_sdesc_t *gasnetc_ibv_desc_msg(gasnetc_cep_t *cep, int op, const uint8_t *wire, size_t hl,
                                       const void *payload, size_t n, int is_req, int *in_place);
+/* Recovery (conn/recover.c): posts d / rb on its QP without looking at
+ * cep->broken (the re-established QP, before the connection is usable). */
+void gasnetc_ibv_post_desc_raw(gasnetc_sdesc_t *d);
+void gasnetc_ibv_post_rbuf_raw(gasnetc_cep_t *cep, gasnetc_rbuf_t *rb);
+
+/* ---- conn/recover.c: surviving a link flap (core/ibv/conn/README "Link flaps") ------- */
+/* A failed completion on cep (is_send: of send descriptor op; else of a
+ * receive buffer): 1 when recovery takes it (the caller keeps the WR for
+ * the re-established QP), 0 when the job must end as before (recovery off,
+ * exiting, or a status a link flap does not cause).  Any thread. */
+int gasnetc_ibv_rec_fail(gasnetc_cep_t *cep, const struct ibv_wc *wc, int op, int is_send);
+/* Recovery work (drains, handshake, timers); under the connection lock,
+ * from gasnetc_ibv_conn_poll.  Handler-safe. */
+void gasnetc_ibv_rec_poll(void);
+/* A recovery handshake message (types >= 4 of the UD channel). */
+void gasnetc_ibv_rec_msg(int rail, const void *msg, size_t len);
+/* Start-up, once the connections exist (conn_init): resolves rec_on. */
+void gasnetc_ibv_rec_init(gasnetc_cep_t **cep_of);
+/* 1 when this rank wants recovery (GASNET_RECONNECT_TIMEOUT > 0); the
+ * job's decision is the AND over ranks (connect.c). */
+int gasnetc_ibv_rec_wanted(void);
+/* The success path of a send completion: done callback, holds, bounce
+ * buffer, DONE or free (wr/cq.c). */
+void gasnetc_ibv_desc_finish(gasnetc_sdesc_t *d);
+/* The fatal line of a failed completion (wr/cq.c), with `extra` appended. */
+void gasnetc_ibv_wc_fatal(const gasnetc_cep_t *c, int status, int vendor_err, uint32_t qp_num,
+                          int is_send, int op, const char *extra) GASNETI_NORETURN;
 
 /* ---- am/send.c ------------------------------------------------------------------------- */
 /* Sends the backlogged Requests of a granted chain (gasnetc_credit_receive /

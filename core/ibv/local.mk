@@ -13,6 +13,7 @@ libgasnet_sources += \
 	core/ibv/conn/conn_policy.c \
 	core/ibv/conn/connfile.c \
 	core/ibv/conn/ud.c \
+	core/ibv/conn/recover.c \
 	core/ibv/mem/pool.c \
 	core/ibv/mem/seg.c \
 	core/ibv/mem/cseg.c \

@@ -13,14 +13,20 @@
 #               Must PASS: RC absorbs a flap during which nothing is sent.
 #               First the same job without a flap (FAULT_REFERENCE=0: not),
 #               for the round-trip time.
-#   flap-flood  N jobs (default 100) of tests/integration/verbs/am-flood
-#               (1,000,000 checked Requests per direction; it lasts minutes),
-#               one down/up flap each once the flood is under way (rxe0 has
-#               sent FAULT_FLOOD_PKTS packets, default 20000).  A job must
-#               either pass (data checked) or end within its timeout with a
-#               line naming the peer ("dest=(rank:" / "src=(rank:") and the
-#               port ("port="); the time from the link going down to the
-#               launcher's exit is reported per job and as min/median/max.
+#   flap-flood  N flap cycles (default 100) during am-flood (FAULT_FLOOD_N
+#               checked Requests per direction, default 100,000),
+#               FAULT_FLAPS_PER_JOB per job (default 1), each once rxe0 has
+#               sent FAULT_FLOOD_PKTS packets (default 20000) since the job
+#               started or the last link-up.  With link-flap recovery (the
+#               default) every job must pass with its data checked; with
+#               FAULT_RECOVERY=0 (GASNET_RECONNECT_TIMEOUT=0) it must end
+#               with a line naming the peer ("dest=(rank:" / "src=(rank:")
+#               and the port ("port=").  Reports the recovery times the
+#               ranks print (min/median/max).
+#   flap-rma    the same with wirefault rmaloop FAULT_RMA_SECONDS (default
+#               60): 1 MiB puts and gets both ways, every byte checked.
+#   flap-long   the link down FAULT_LONG_DOWN s (default 60) during a flood:
+#               the job must end non-zero naming peer and port.
 #   kill-put    tests/integration/relia/wirefault putloop: rank 0 puts
 #               16 MiB into rank 1 back to back; once it printed that the
 #               loop runs (it is then always inside a 16 MiB put), rank 1 is
@@ -32,17 +38,17 @@
 #               kill.
 #   qp-error    am-flood with GASNET_TEST_QP_ERROR=20000 (a test-only
 #               parameter: rank 0 moves its QP to the error state at its
-#               20000th send completion).  The job must end non-zero with a
-#               line naming the peer and the port; time from the injection
-#               to the launcher's exit.
+#               20000th send completion; rank 1 notices nothing).  The job
+#               must pass with data checked (FAULT_RECOVERY=0: end non-zero
+#               with a line naming the peer and the port).
 # After every job: no /dev/shm/gasnet-ibv-* entry and no process of the job
 # left (each job carries a unique FAULT_TAG variable).  One line per case
 # (PASS/FAIL), exit 0 if every case holds.  make check runs a bounded set
-# (tests/softroce/verbs.d/faults.manifest: --cycles 3).
+# (tests/softroce/verbs.d/faults.manifest).  FAULT_LOG=DIR keeps the outputs.
 set -u
 BUILD=${TEST_BUILDDIR:-$PWD}
 CYCLES=100
-CASES=flap-idle,flap-flood,kill-put,qp-error
+CASES=flap-idle,flap-flood,flap-rma,flap-long,kill-put,qp-error
 while [ $# -gt 0 ]; do
     case $1 in
     -b) BUILD=$2; shift 2 ;;
@@ -64,7 +70,12 @@ for p in tests/integration/verbs/am-flood tests/integration/relia/wirefault gasn
 done
 for v in $(compgen -e | grep '^GASNET_'); do unset "$v"; done
 export GASNET_SUPERNODE_MAXSIZE=1
-LOG=$(mktemp -d /tmp/faults.XXXXXX)
+# Link-flap recovery is on unless FAULT_RECOVERY=0 (GASNET_RECONNECT_TIMEOUT=0):
+# with it every flapped job must pass with its data checked.
+RECOVERY=1
+[ "${FAULT_RECOVERY:-1}" = 0 ] && { RECOVERY=0; export GASNET_RECONNECT_TIMEOUT=0; }
+LOG=${FAULT_LOG:-$(mktemp -d /tmp/faults.XXXXXX)}
+mkdir -p "$LOG"
 FAILS=0
 
 now() { date +%s.%N; }
@@ -153,47 +164,108 @@ case_flap_idle() {
     [ $ok = 0 ] || tail -n 5 "$LOG/$tag.out" | sed 's/^/    /'
 }
 
-case_flap_flood() {
-    local n passed=0 ended=0 bad=0 times= kinds=
-    for n in $(seq "$CYCLES"); do
-        local tag=flap$n
-        port_active || { bad=$((bad + 1)); break; }
-        local p0; p0=$(pkts)
-        start_job "$tag" 300 tests/integration/verbs/am-flood 1000000
-        if ! wait_for "[ \$((\$(pkts) - $p0)) -ge ${FAULT_FLOOD_PKTS:-20000} ]" 240; then
-            wait "$JOB"; local rc=$?
-            bad=$((bad + 1))
-            echo "  job $n: exit $rc before the flood was under way"
-            tail -n 5 "$LOG/$tag.out" | sed 's/^/    /'
-            leftovers "$tag" >/dev/null
-            continue
-        fi
-        local t0; t0=$(now)
+REC_TIMES= REC_UP=
+# Recovery times ("re-established X s after its failure") of job output $1.
+rec_times() { grep -o 're-established [0-9.]* s after' "$1" | awk '{ print $2 }' | tr '\n' ' '; }
+# The part after the port was ACTIVE again (the handshake and the reposts).
+rec_after_up() { grep -o 's after its failure, [0-9.]* s after its ports' "$1" | awk '{ print $5 }' | tr '\n' ' '; }
+stats_of() { # min/median/max of the numbers in $*
+    [ $# -gt 0 ] || { echo "none"; return; }
+    echo "$@" | tr ' ' '\n' | grep . | sort -n |
+        awk '{ v[NR] = $1 } END { printf "min %.2f s, median %.2f s, max %.2f s (%d)", v[1], v[int((NR + 1) / 2)], v[NR], NR }'
+}
+
+# Flaps the port of running job $JOB up to $1 times, each once rxe0 has sent
+# FAULT_FLOOD_PKTS packets since the job started or the previous link-up
+# (traffic flows again: the connection was re-established).  FLAPS: done.
+flap_job() {
+    local want=$1 k p0
+    FLAPS=0
+    for k in $(seq "$want"); do
+        p0=$(pkts)
+        wait_for "[ \$((\$(pkts) - $p0)) -ge ${FAULT_FLOOD_PKTS:-20000} ]" 240 || return
         flap
+        FLAPS=$((FLAPS + 1))
+        port_active || return
+    done
+}
+
+# N flap cycles (--cycles) over jobs of "$@" (FAULT_FLAPS_PER_JOB flaps
+# each, default 1): every job must pass with its data checked (recovery
+# on), or end naming peer and port (FAULT_RECOVERY=0).  $1: case name,
+# $2: the PASS line's program name, rest: program and arguments.
+flap_cases() {
+    local name=$1 prog=$2; shift 2
+    local n=0 cycles=0 passed=0 ended=0 bad=0 times= per=${FAULT_FLAPS_PER_JOB:-1}
+    while [ $cycles -lt "$CYCLES" ]; do
+        n=$((n + 1))
+        local tag=$name$n want=$((CYCLES - cycles))
+        [ $want -gt "$per" ] && want=$per
+        port_active || { bad=$((bad + 1)); break; }
+        start_job "$tag" 600 "$@"
+        local t0; t0=$(now)
+        flap_job "$want"
+        cycles=$((cycles + FLAPS))
         wait "$JOB"; local rc=$? t; t=$(since "$t0")
-        local left line
+        local left line rt
         left=$(leftovers "$tag")
         line=$(peer_port_line "$LOG/$tag.out")
-        if [ $rc = 0 ] && grep -q "PASS am-flood" "$LOG/$tag.out"; then
+        rt=$(rec_times "$LOG/$tag.out"); REC_TIMES="$REC_TIMES $rt"
+        REC_UP="$REC_UP $(rec_after_up "$LOG/$tag.out")"
+        if [ $FLAPS = 0 ]; then
+            bad=$((bad + 1))
+            echo "  job $n: exit $rc before its traffic was under way"
+            tail -n 5 "$LOG/$tag.out" | sed 's/^/    /'
+            [ $n -gt $((CYCLES + 3)) ] && break
+        elif [ $rc = 0 ] && grep -q "PASS $prog" "$LOG/$tag.out"; then
             passed=$((passed + 1))
-            echo "  job $n: survived, data checked ($t s after the flap)"
-        elif [ $rc != 124 ] && [ $rc != 137 ] && [ -n "$line" ]; then
+            echo "  job $n: $FLAPS flap(s), passed with data checked; recovery times: ${rt:-none (no QP failed)}"
+        elif [ $RECOVERY = 0 ] && [ $rc != 124 ] && [ $rc != 137 ] && [ -n "$line" ]; then
             ended=$((ended + 1)); times="$times $t"
-            kinds="$kinds$(echo "$line" | grep -oE '(snd|rcv) status=[0-9]+' | head -n 1 | tr ' ' _) "
-            echo "  job $n: exit $rc, $t s after the link went down: ${line#*FATAL ERROR }"
+            echo "  job $n: exit $rc: ${line#*FATAL ERROR }"
         else
             bad=$((bad + 1))
-            echo "  job $n: exit $rc, $t s after the link went down, without a line naming peer and port:"
-            tail -n 5 "$LOG/$tag.out" | sed 's/^/    /'
+            echo "  job $n: $FLAPS flap(s), exit $rc after $t s:"
+            tail -n 8 "$LOG/$tag.out" | sed 's/^/    /'
+            echo "    rxe counters: $(cd "/sys/class/infiniband/$DEV/ports/1/hw_counters" 2>/dev/null && grep -v '^0$' -- * 2>/dev/null | tr '\n' ' ')"
         fi
         [ -n "$left" ] && { bad=$((bad + 1)); echo "  job $n: $left"; }
     done
-    local stats=
-    [ -n "$times" ] && stats=$(echo $times | tr ' ' '\n' | sort -n |
-        awk '{ v[NR] = $1 } END { printf "; time from link down to job end: min %.2f s, median %.2f s, max %.2f s", v[1], v[int((NR + 1) / 2)], v[NR] }')
-    local dist=
-    [ -n "$kinds" ] && dist="; first errors: $(echo $kinds | tr ' ' '\n' | sort | uniq -c | awk '{ printf "%s%s x%d", s, $2, $1; s = ", " }')"
-    verdict $bad "flap-flood: $CYCLES jobs, one flap each during an AM flood: $passed survived with data checked, $ended ended naming peer and port, $bad wrong$stats$dist"
+    local extra="; recovery (QP failure to connection usable) $(stats_of $REC_TIMES), of which after the port was ACTIVE again $(stats_of $REC_UP)"
+    [ $RECOVERY = 0 ] && extra="; $ended ended naming peer and port (recovery off)"
+    verdict $bad "$name: $cycles flap(s) of ${FAULT_DOWN:-0.5} s over $n job(s): $passed passed with data checked, $bad wrong$extra"
+    REC_TIMES= REC_UP=
+}
+
+case_flap_flood() { flap_cases flap-flood am-flood tests/integration/verbs/am-flood "${FAULT_FLOOD_N:-100000}"; }
+case_flap_rma() { flap_cases flap-rma wirefault tests/integration/relia/wirefault rmaloop "${FAULT_RMA_SECONDS:-60}"; }
+
+# One flap longer than the recovery window (FAULT_LONG_DOWN, default 60 s):
+# the job must end non-zero naming peer and port (not hang, not pass).
+case_flap_long() {
+    local tag=flaplong
+    port_active || { verdict 1 "flap-long: port not active"; return; }
+    local p0; p0=$(pkts)
+    start_job "$tag" 300 tests/integration/verbs/am-flood "${FAULT_FLOOD_N:-100000}"
+    if ! wait_for "[ \$((\$(pkts) - $p0)) -ge ${FAULT_FLOOD_PKTS:-20000} ]" 240; then
+        wait "$JOB"; verdict 1 "flap-long: exit $? before the flood was under way"; return
+    fi
+    local t0; t0=$(now)
+    ip link set "$NETDEV" down
+    local i
+    for i in $(seq $((${FAULT_LONG_DOWN:-60} * 10))); do
+        kill -0 "$JOB" 2>/dev/null || break
+        sleep 0.1
+    done
+    local t_end; t_end=$(since "$t0")
+    ip link set "$NETDEV" up
+    wait "$JOB"; local rc=$? left line
+    left=$(leftovers "$tag")
+    line=$(peer_port_line "$LOG/$tag.out")
+    local ok=1
+    [ $rc != 0 ] && [ $rc != 124 ] && [ $rc != 137 ] && [ -n "$line" ] && [ -z "$left" ] && ok=0
+    verdict $ok "flap-long: link down ${FAULT_LONG_DOWN:-60} s during an AM flood: exit $rc, job gone $t_end s after the link went down: ${line#*FATAL ERROR } $left"
+    [ $ok = 0 ] || tail -n 8 "$LOG/$tag.out" | sed 's/^/    /'
 }
 
 # Polls until pid $1 is gone (at most 120 s); prints seconds since $2.
@@ -236,7 +308,7 @@ case_kill_put() {
 case_qp_error() {
     local tag=qperror
     port_active || { verdict 1 "qp-error: port not active"; return; }
-    start_job "$tag" 300 env GASNET_TEST_QP_ERROR=20000 tests/integration/verbs/am-flood 1000000
+    start_job "$tag" 300 env GASNET_TEST_QP_ERROR=20000 tests/integration/verbs/am-flood "${FAULT_FLOOD_N:-100000}"
     if ! wait_for "grep -q 'fault injected' '$LOG/$tag.out'" 200; then
         wait "$JOB"; verdict 1 "qp-error: the fault was never injected (exit $?)"
         tail -n 5 "$LOG/$tag.out" | sed 's/^/    /'; return
@@ -247,7 +319,12 @@ case_qp_error() {
     left=$(leftovers "$tag")
     line=$(peer_port_line "$LOG/$tag.out")
     local ok=1
-    [ $rc != 0 ] && [ $rc != 124 ] && [ $rc != 137 ] && [ -n "$line" ] && [ -z "$left" ] && ok=0
+    if [ $RECOVERY = 1 ]; then
+        [ $rc = 0 ] && grep -q "PASS am-flood" "$LOG/$tag.out" && [ -z "$left" ] && ok=0
+        line="recovery times: $(rec_times "$LOG/$tag.out")"
+    else
+        [ $rc != 0 ] && [ $rc != 124 ] && [ $rc != 137 ] && [ -n "$line" ] && [ -z "$left" ] && ok=0
+    fi
     verdict $ok "qp-error: exit $rc, $t s after the injection: ${line#*FATAL ERROR } $left"
     [ $ok = 0 ] || tail -n 8 "$LOG/$tag.out" | sed 's/^/    /'
 }
@@ -257,9 +334,11 @@ for c in ${CASES//,/ }; do
     case $c in
     flap-idle) case_flap_idle ;;
     flap-flood) case_flap_flood ;;
+    flap-rma) case_flap_rma ;;
+    flap-long) case_flap_long ;;
     kill-put) case_kill_put ;;
     qp-error) case_qp_error ;;
-    *) echo "faults.sh: unknown case '$c' (flap-idle, flap-flood, kill-put, qp-error)" >&2; exit 2 ;;
+    *) echo "faults.sh: unknown case '$c' (flap-idle, flap-flood, flap-rma, flap-long, kill-put, qp-error)" >&2; exit 2 ;;
     esac
     ip link set "$NETDEV" up
 done

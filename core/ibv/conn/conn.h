@@ -24,6 +24,15 @@ typedef struct {
 void gasnetc_ibv_cep_open(gasnetc_cep_t *c);
 /* Moves cep's QP to RTR/RTS towards peer (my send PSN my_psn). */
 void gasnetc_ibv_cep_connect(gasnetc_cep_t *c, const gasnetc_conn_addr_t *peer, uint32_t my_psn);
+/* Recovery (recover.c): moves cep's QP to RESET and back to INIT (same
+ * QP number, nothing posted). */
+void gasnetc_ibv_cep_reinit(gasnetc_cep_t *c);
+/* Recovery: INIT (after cep_reinit) -> RTR -> RTS towards peer; -1 when a
+ * transition fails (no route yet: the caller retries). */
+int gasnetc_ibv_cep_reconnect(gasnetc_cep_t *c, const gasnetc_conn_addr_t *peer, uint32_t my_psn);
+/* The time an RC QP retransmits before it fails (GASNET_QP_TIMEOUT,
+ * GASNET_QP_RETRY_COUNT), in microseconds. */
+uint64_t gasnetc_ibv_retry_window_us(void);
 /* A fresh 24-bit packet sequence number. */
 uint32_t gasnetc_ibv_new_psn(void);
 

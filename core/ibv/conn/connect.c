@@ -93,6 +93,8 @@ static void res_init(gasnetc_ibv_res_t *r, gasnetc_ibv_hca_t *hca, int scq_depth
     r->scq_avail = scq_depth;
 }
 
+static void qp_init(gasnetc_cep_t *c);
+
 static void qp_create(gasnetc_cep_t *c, const qp_params_t *qp)
 {
     struct ibv_qp_init_attr a;
@@ -123,8 +125,15 @@ static void qp_create(gasnetc_cep_t *c, const qp_params_t *qp)
     c->inline_max = a.cap.max_inline_data;
     if (qp->inline_req >= 0 && c->inline_max > (uint32_t)qp->inline_req)
         c->inline_max = (uint32_t)qp->inline_req;
+    if (gasnetc_ibv.rec_on && c->inline_max > GASNETC_IBV_HBUF) /* wr.c: inline_snapshot */
+        c->inline_max = GASNETC_IBV_HBUF;
     c->sq_avail = qp->sq_depth;
+    qp_init(c);
+}
 
+/* RESET -> INIT: the QP number stays, so the peer's record of it holds. */
+static void qp_init(gasnetc_cep_t *c)
+{
     struct ibv_qp_attr attr;
     memset(&attr, 0, sizeof(attr));
     attr.qp_state = IBV_QPS_INIT;
@@ -137,8 +146,10 @@ static void qp_create(gasnetc_cep_t *c, const qp_params_t *qp)
                            c->res->hca->name, c->port->port_num, strerror(errno));
 }
 
-static void qp_connect(gasnetc_cep_t *c, const conn_addr_t *peer, uint32_t my_psn,
-                       const qp_params_t *qp)
+/* soft: returns -1 instead of ending the job when a transition fails
+ * (recovery: the route may not be back yet; the QP stays where it was). */
+static int qp_connect(gasnetc_cep_t *c, const conn_addr_t *peer, uint32_t my_psn,
+                      const qp_params_t *qp, int soft)
 {
     struct ibv_qp_attr a;
     memset(&a, 0, sizeof(a));
@@ -147,6 +158,7 @@ static void qp_connect(gasnetc_cep_t *c, const conn_addr_t *peer, uint32_t my_ps
                            "neighbourhoods: GASNET_SUPERNODE_MAXSIZE must be equal on all "
                            "ranks)", c->rank, c->qpi, gasnetc_ibv.rank);
     if (c->qp == NULL) gasneti_fatalerror("connection to rank %u used before it was opened", c->rank);
+    c->peer_qpn = peer->qpn;
     a.qp_state = IBV_QPS_RTR;
     a.path_mtu = (enum ibv_mtu)(peer->mtu < c->port->mtu ? peer->mtu : c->port->mtu);
     a.dest_qp_num = peer->qpn;
@@ -164,11 +176,13 @@ static void qp_connect(gasnetc_cep_t *c, const conn_addr_t *peer, uint32_t my_ps
     }
     if (ibv_modify_qp(c->qp, &a,
                       IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-                          IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
+                          IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER)) {
+        if (soft) return -1;
         gasneti_fatalerror("ibv_modify_qp(RTR) to rank %u (QP %d, remote qp_num 0x%x, lid %u) "
                            "on %s port %d failed: %s (check GASNET_IBV_PORTS: both ends must "
                            "use the same link layer)", c->rank, c->qpi, peer->qpn, peer->lid,
                            c->res->hca->name, c->port->port_num, strerror(errno));
+    }
     memset(&a, 0, sizeof(a));
     a.qp_state = IBV_QPS_RTS;
     a.timeout = (uint8_t)qp->timeout;
@@ -178,9 +192,12 @@ static void qp_connect(gasnetc_cep_t *c, const conn_addr_t *peer, uint32_t my_ps
     a.max_rd_atomic = (uint8_t)qp->rd_atom;
     if (ibv_modify_qp(c->qp, &a,
                       IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-                          IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC))
+                          IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC)) {
+        if (soft) return -1;
         gasneti_fatalerror("ibv_modify_qp(RTS) to rank %u (QP %d) on %s failed: %s", c->rank,
                            c->qpi, c->res->hca->name, strerror(errno));
+    }
+    return 0;
 }
 
 /* Parameters that size queues and pools, checked against the HCAs. */
@@ -282,7 +299,30 @@ void gasnetc_ibv_cep_open(gasnetc_cep_t *c)
 
 void gasnetc_ibv_cep_connect(gasnetc_cep_t *c, const gasnetc_conn_addr_t *peer, uint32_t my_psn)
 {
-    qp_connect(c, peer, my_psn, &qp_cfg);
+    qp_connect(c, peer, my_psn, &qp_cfg, 0);
+}
+
+int gasnetc_ibv_cep_reconnect(gasnetc_cep_t *c, const gasnetc_conn_addr_t *peer, uint32_t my_psn)
+{
+    return qp_connect(c, peer, my_psn, &qp_cfg, 1);
+}
+
+void gasnetc_ibv_cep_reinit(gasnetc_cep_t *c)
+{
+    struct ibv_qp_attr a;
+    memset(&a, 0, sizeof(a));
+    a.qp_state = IBV_QPS_RESET;
+    if (ibv_modify_qp(c->qp, &a, IBV_QP_STATE))
+        gasneti_fatalerror("ibv_modify_qp(RESET) for rank %u on %s port %d failed: %s", c->rank,
+                           c->res->hca->name, c->port->port_num, strerror(errno));
+    qp_init(c);
+}
+
+uint64_t gasnetc_ibv_retry_window_us(void)
+{
+    /* 4.096 us x 2^timeout per try, retry_cnt retransmissions after the first */
+    double per = 4.096 * (double)((uint64_t)1 << qp_cfg.timeout);
+    return (uint64_t)(per * (double)(qp_cfg.retry + 1));
 }
 
 /* Reads GASNET_CONNECTFILE_IN (with % replaced by the rank) into want[]. */
@@ -325,16 +365,17 @@ void gasnetc_ibv_connect(gasnetc_ibv_port_t *ports, int nports, uint32_t rank, u
     const char *cfile = GASNETI_PARAM_STR(GASNET_CONNECTFILE_IN);
     int is_static = GASNETI_PARAM_BOOL(GASNET_CONNECT_STATIC);
     int static_all = is_static && !(cfile && *cfile);
-    int32_t mine[5] = {0, gasnetc_ibv_qps_per_peer(), static_all, is_static,
-                       GASNETI_PARAM_BOOL(GASNET_CONNECT_DYNAMIC)};
-    int32_t *all = calloc(5 * (size_t)size, 4);
-    int npeers = 0, any = 0, nqps = 0, all_static = 1, some_static = 0, some_dyn = 0;
+    int32_t mine[6] = {0, gasnetc_ibv_qps_per_peer(), static_all, is_static,
+                       GASNETI_PARAM_BOOL(GASNET_CONNECT_DYNAMIC), gasnetc_ibv_rec_wanted()};
+    int32_t *all = calloc(6 * (size_t)size, 4);
+    int npeers = 0, any = 0, nqps = 0, all_static = 1, some_static = 0, some_dyn = 0, rec = 1;
     if (!all) gasneti_fatalerror("out of memory at startup (%u ranks)", size);
     for (uint32_t r = 0; r < size; r++) npeers += !is_local(r);
     mine[0] = npeers > 0;
     gasneti_boot->exchange(mine, sizeof(mine), all);
     for (uint32_t r = 0; r < size; r++) {
-        int32_t *a = &all[5 * r];
+        int32_t *a = &all[6 * r];
+        rec &= a[5] != 0;
         if (!a[0]) continue;
         any = 1;
         if (nqps && a[1] != nqps)
@@ -388,6 +429,11 @@ void gasnetc_ibv_connect(gasnetc_ibv_port_t *ports, int nports, uint32_t rank, u
         read_params(&qp_cfg, &scq_depth);
         for (int q = 0; q < nqps; q++) per_hca[ports[gasnetc_ibv_qp_port(q)].hca->index] += npeers;
         int srq = gasnetc_ibv_srq_decide(per_hca, t->res[0].hca->attr->max_cqe); /* srq16 */
+        /* link-flap recovery (recover.c): the whole job, without SRQ (flushes
+         * tell when a QP's receive buffers are all back) and without
+         * rendezvous Mediums (a replayed release WRITE could free a staging
+         * buffer reused meanwhile) */
+        t->rec_on = rec && !srq && t->rbuf_size >= GASNETC_IBV_BUFSZ;
         for (int h = 0; h < t->nres; h++) {
             int want_cq = srq ? t->srq_plan.posted[h] + t->srq_plan.spares : per_hca[h] * qp_cfg.rq_depth,
                 max = t->res[h].hca->attr->max_cqe;
@@ -438,7 +484,7 @@ void gasnetc_ibv_connect(gasnetc_ibv_port_t *ports, int nports, uint32_t rank, u
             gasnetc_cep_t *c = &t->ceps[ci];
             if (!want[c->rank]) continue;
             qp_connect(c, &in[(size_t)c->rank * nqps + c->qpi],
-                       out[(size_t)c->rank * nqps + c->qpi].psn, &qp_cfg);
+                       out[(size_t)c->rank * nqps + c->qpi].psn, &qp_cfg, 0);
         }
     }
     free(out);
@@ -448,7 +494,8 @@ void gasnetc_ibv_connect(gasnetc_ibv_port_t *ports, int nports, uint32_t rank, u
         gasnetc_ibv_async_start();
         gasnetc_ibv_rma_init();
     }
-    gasnetc_ibv_conn_init(some_dyn, want, cep_of, (uint32_t)npeers);
+    gasnetc_ibv_conn_init(some_dyn || rec, want, cep_of, (uint32_t)npeers);
+    gasnetc_ibv_rec_init(cep_of);
     free(want);
     if (t->nceps && rank == 0 && GASNETI_PARAM_BOOL(GASNET_VERBOSEENV))
         gasneti_info("verbs: %d network peer(s), %d connected at start-up (GASNET_CONNECT_STATIC="

@@ -226,6 +226,10 @@ static void start(uint32_t r)
 static void on_msg(int rail, const void *buf, size_t len)
 {
     conn_msg_t m;
+    if (len > 4 && ((const uint8_t *)buf)[4] >= 4) { /* link-flap recovery (recover.c) */
+        gasnetc_ibv_rec_msg(rail, buf, len);
+        return;
+    }
     if (len < sizeof(m)) return;
     memcpy(&m, buf, sizeof(m));
     uint32_t me = gasnetc_ibv.rank, r = m.src;
@@ -302,6 +306,7 @@ int gasnetc_ibv_conn_poll(void)
     if (!cs.on || !trylock()) return 0;
     int n = gasnetc_ud_poll(on_msg);
     if (cs.npending) timers();
+    if (GASNETC_ATOMIC_LOAD(&gasnetc_ibv.rec_active)) gasnetc_ibv_rec_poll();
     unlock();
     return n;
 }

@@ -20,6 +20,7 @@
 #define UD_SLOT 256
 #define UD_MAX_RAILS 8
 #define WR_RECV ((uint64_t)1 << 32)
+#define WR_GEN_SHIFT 40 /* wr_id: generation << 40 | WR_RECV | slot */
 
 typedef struct {
     gasnetc_ibv_port_t *port;
@@ -29,6 +30,8 @@ typedef struct {
     uint8_t *buf;     /* snds + rcvs slots */
     int snds, rcvs;
     int *free_snd, nfree;
+    uint32_t gen;     /* bumped at each reset: older completions are ignored */
+    int failed;       /* a completion failed: the QP is in the error state */
 } ud_rail_t;
 
 static struct {
@@ -46,13 +49,39 @@ static void post_recv(ud_rail_t *u, int slot)
     sge.length = UD_SLOT;
     sge.lkey = u->mr->lkey;
     memset(&wr, 0, sizeof(wr));
-    wr.wr_id = WR_RECV | (uint64_t)slot;
+    wr.wr_id = (uint64_t)u->gen << WR_GEN_SHIFT | WR_RECV | (uint64_t)slot;
     wr.sg_list = &sge;
     wr.num_sge = 1;
     int rc = ibv_post_recv(u->qp, &wr, &bad);
     if (rc)
         gasneti_fatalerror("ibv_post_recv on the connection-setup UD QP of %s port %d failed: %s",
                            u->port->hca->name, u->port->port_num, strerror(rc));
+}
+
+/* RESET (or new) -> INIT -> RTR -> RTS; the QP number stays. */
+static void qp_start(ud_rail_t *u)
+{
+    gasnetc_ibv_port_t *port = u->port;
+    const char *hca = port->hca->name;
+    struct ibv_qp_attr m;
+    memset(&m, 0, sizeof(m));
+    m.qp_state = IBV_QPS_INIT;
+    m.pkey_index = port->pkey_index;
+    m.port_num = (uint8_t)port->port_num;
+    m.qkey = UD_QKEY;
+    int rc = ibv_modify_qp(u->qp, &m, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY);
+    if (!rc) {
+        m.qp_state = IBV_QPS_RTR;
+        rc = ibv_modify_qp(u->qp, &m, IBV_QP_STATE);
+    }
+    if (!rc) {
+        m.qp_state = IBV_QPS_RTS;
+        m.sq_psn = gasnetc_ibv_new_psn();
+        rc = ibv_modify_qp(u->qp, &m, IBV_QP_STATE | IBV_QP_SQ_PSN);
+    }
+    if (rc)
+        gasneti_fatalerror("ibv_modify_qp of the connection-setup UD QP on %s port %d failed: %s",
+                           hca, port->port_num, strerror(rc));
 }
 
 static void rail_init(ud_rail_t *u, gasnetc_ibv_port_t *port, int snds, int rcvs)
@@ -81,25 +110,7 @@ static void rail_init(ud_rail_t *u, gasnetc_ibv_port_t *port, int snds, int rcvs
                            "WRs) on %s failed: %s (lower GASNET_CONNECT_SNDS / _RCVS, or set "
                            "GASNET_CONNECT_DYNAMIC=0 with GASNET_CONNECT_STATIC=1)", snds, rcvs,
                            hca, strerror(errno));
-    struct ibv_qp_attr m;
-    memset(&m, 0, sizeof(m));
-    m.qp_state = IBV_QPS_INIT;
-    m.pkey_index = port->pkey_index;
-    m.port_num = (uint8_t)port->port_num;
-    m.qkey = UD_QKEY;
-    int rc = ibv_modify_qp(u->qp, &m, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY);
-    if (!rc) {
-        m.qp_state = IBV_QPS_RTR;
-        rc = ibv_modify_qp(u->qp, &m, IBV_QP_STATE);
-    }
-    if (!rc) {
-        m.qp_state = IBV_QPS_RTS;
-        m.sq_psn = gasnetc_ibv_new_psn();
-        rc = ibv_modify_qp(u->qp, &m, IBV_QP_STATE | IBV_QP_SQ_PSN);
-    }
-    if (rc)
-        gasneti_fatalerror("ibv_modify_qp of the connection-setup UD QP on %s port %d failed: %s",
-                           hca, port->port_num, strerror(rc));
+    qp_start(u);
     size_t bytes = (size_t)(snds + rcvs) * UD_SLOT;
     u->buf = calloc(1, bytes);
     u->free_snd = calloc((size_t)snds, sizeof(int));
@@ -162,6 +173,8 @@ static struct ibv_ah *ah_for(uint32_t rank, int rail)
         a.grh.hop_limit = 64;
     }
     *slot = ibv_create_ah(gasnetc_ibv.res[p->hca->index].pd, &a);
+    if (!*slot && (errno == ENETUNREACH || errno == EHOSTUNREACH || errno == EAGAIN))
+        return NULL; /* the link is down (RoCE resolves the route here): sent again later */
     if (!*slot)
         gasneti_fatalerror("ibv_create_ah towards rank %u (lid %u) on %s port %d failed: %s "
                            "(check GASNET_IBV_PORTS: both ends must use the same link layer)",
@@ -177,6 +190,8 @@ int gasnetc_ud_send(uint32_t rank, int rail, const void *msg, size_t len)
         gasneti_fatalerror("connection setup: rank %u has no UD address on rail %d (ports differ "
                            "between ranks: check GASNET_IBV_PORTS)", rank, rail);
     if (!u->nfree) return -1;
+    struct ibv_ah *ah = ah_for(rank, rail);
+    if (!ah) return -1;
     int slot = u->free_snd[--u->nfree];
     uint8_t *b = u->buf + (size_t)slot * UD_SLOT;
     memcpy(b, msg, len);
@@ -186,12 +201,12 @@ int gasnetc_ud_send(uint32_t rank, int rail, const void *msg, size_t len)
     sge.length = (uint32_t)len;
     sge.lkey = u->mr->lkey;
     memset(&wr, 0, sizeof(wr));
-    wr.wr_id = (uint64_t)slot;
+    wr.wr_id = (uint64_t)u->gen << WR_GEN_SHIFT | (uint64_t)slot;
     wr.sg_list = &sge;
     wr.num_sge = 1;
     wr.opcode = IBV_WR_SEND;
     wr.send_flags = IBV_SEND_SIGNALED;
-    wr.wr.ud.ah = ah_for(rank, rail);
+    wr.wr.ud.ah = ah;
     wr.wr.ud.remote_qpn = peer->qpn;
     wr.wr.ud.remote_qkey = UD_QKEY;
     int rc = ibv_post_send(u->qp, &wr, &bad);
@@ -201,6 +216,26 @@ int gasnetc_ud_send(uint32_t rank, int rail, const void *msg, size_t len)
                            u->port->hca->name, strerror(rc));
     }
     return 0;
+}
+
+/* A UD QP that failed (a send while its port was down: the error state
+ * on Soft-RoCE) is reset and restarted with every buffer: the QP number
+ * stays, so peers keep reaching it; what it lost is retransmitted by the
+ * handshakes' timers. */
+static void rail_reset(ud_rail_t *u)
+{
+    struct ibv_qp_attr m;
+    memset(&m, 0, sizeof(m));
+    m.qp_state = IBV_QPS_RESET;
+    if (ibv_modify_qp(u->qp, &m, IBV_QP_STATE))
+        gasneti_fatalerror("ibv_modify_qp(RESET) of the connection-setup UD QP on %s port %d "
+                           "failed: %s", u->port->hca->name, u->port->port_num, strerror(errno));
+    u->gen++;
+    u->failed = 0;
+    qp_start(u);
+    for (int i = 0; i < u->snds; i++) u->free_snd[i] = i;
+    u->nfree = u->snds;
+    for (int i = 0; i < u->rcvs; i++) post_recv(u, i);
 }
 
 int gasnetc_ud_poll(gasnetc_ud_recv_fn fn)
@@ -213,16 +248,19 @@ int gasnetc_ud_poll(gasnetc_ud_recv_fn fn)
         if (n < 0) gasneti_fatalerror("ibv_poll_cq (connection setup CQ of %s) failed: %d",
                                       u->port->hca->name, n);
         for (int k = 0; k < n; k++) {
+            if ((uint32_t)(wc[k].wr_id >> WR_GEN_SHIFT) != u->gen) continue; /* before a reset */
+            if (wc[k].status != IBV_WC_SUCCESS) u->failed = 1;
             if (!(wc[k].wr_id & WR_RECV)) { /* a send finished (or failed: retransmitted) */
-                u->free_snd[u->nfree++] = (int)wc[k].wr_id;
+                u->free_snd[u->nfree++] = (int)(wc[k].wr_id & 0xffffffffu);
                 continue;
             }
             int slot = (int)(wc[k].wr_id & 0xffffffffu);
             if (wc[k].status == IBV_WC_SUCCESS && wc[k].byte_len > UD_GRH)
                 fn(i, u->buf + (size_t)(u->snds + slot) * UD_SLOT + UD_GRH,
                    wc[k].byte_len - UD_GRH);
-            if (wc[k].status == IBV_WC_SUCCESS || !gasnetc_exit_in_progress()) post_recv(u, slot);
+            if (wc[k].status == IBV_WC_SUCCESS) post_recv(u, slot);
         }
+        if (u->failed && !gasnetc_exit_in_progress()) rail_reset(u);
         total += n;
     }
     return total;

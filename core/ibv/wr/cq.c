@@ -14,8 +14,10 @@
  *             op=AM_REQUEST dest=(rank:1, qpi:0)"; "port=1 (DOWN now)" when
  *             the port is not ACTIVE at the time); an asynchronous fatal
  *             event likewise, from a thread blocked in ibv_get_async_event.
- *             Recovery (reconnecting an errored QP) is not attempted: see
- *             "Faults on the wire" in core/ibv/wr/README.
+ *             A status a link flap causes (transport retry exceeded, local
+ *             QP operation error, flush) is handed to conn/recover.c
+ *             instead when link-flap recovery is on: the descriptor or
+ *             receive buffer is kept for the re-established QP.
  *
  * ibv_poll_cq serialization (GASNET_PAR, GASNETC_IBV_SERIALIZE_POLL_CQ):
  * one flag per CQ taken with an atomic exchange; a thread that finds it
@@ -103,31 +105,32 @@ static const char *port_note(const gasnetc_cep_t *c, char *buf, size_t len)
     return buf;
 }
 
+void gasnetc_ibv_wc_fatal(const gasnetc_cep_t *c, int status, int vendor_err, uint32_t qp_num,
+                          int is_send, int op, const char *extra)
+{
+    char port[64];
+    gasneti_fatalerror("%s status=%d(%s) vendor_err=0x%x qp_num=0x%x hca=%s %s op=%s "
+                       "%s=(rank:%u, qpi:%d)%s", is_send ? "snd" : "rcv", status,
+                       ibv_wc_status_str((enum ibv_wc_status)status), vendor_err, qp_num,
+                       c->res->hca->name, port_note(c, port, sizeof(port)),
+                       is_send ? op_name(op) : "AM_RECEIVE", is_send ? "dest" : "src", c->rank,
+                       c->qpi, extra);
+}
+
 /* Ends the job for a failed completion, unless this process is already
  * exiting (returns then: peers leaving make their QPs fail) or another rank
  * asked the job to exit (leaves quietly with its code: its departure is the
  * likely cause). */
-static void wc_failed(const struct ibv_wc *wc, const gasnetc_cep_t *c, const char *dir,
-                      const char *op)
+static void wc_failed(const struct ibv_wc *wc, const gasnetc_cep_t *c, int is_send, int op)
 {
     if (gasnetc_exit_in_progress()) return;
     gasnetc_ibv.up.exit_check();
-    char port[64];
-    gasneti_fatalerror("%s status=%d(%s) vendor_err=0x%x qp_num=0x%x hca=%s %s op=%s "
-                       "%s=(rank:%u, qpi:%d)%s", dir, (int)wc->status,
-                       ibv_wc_status_str(wc->status), wc->vendor_err, wc->qp_num,
-                       c->res->hca->name, port_note(c, port, sizeof(port)), op,
-                       dir[0] == 's' ? "dest" : "src", c->rank, c->qpi, status_hint(wc->status));
+    gasnetc_ibv_wc_fatal(c, (int)wc->status, (int)wc->vendor_err, wc->qp_num, is_send, op,
+                         status_hint(wc->status));
 }
 
-static void send_done(const struct ibv_wc *wc)
+void gasnetc_ibv_desc_finish(gasnetc_sdesc_t *d)
 {
-    gasnetc_sdesc_t *d = (gasnetc_sdesc_t *)(uintptr_t)wc->wr_id;
-    gasnetc_cep_t *c = d->cep;
-    if (__builtin_expect(wc->status != IBV_WC_SUCCESS, 0)) wc_failed(wc, c, "snd", op_name(d->op));
-    else gasnetc_ibv_fault_completion(c);
-    GASNETC_ATOMIC_ADD(&c->sq_avail, 1);
-    GASNETC_ATOMIC_ADD(&c->res->scq_avail, 1);
     if (d->done) d->done(d);
     if (d->hold[0] || d->hold[1]) {
         gasnetc_ibv_hold_release(d->hold[0]);
@@ -140,6 +143,35 @@ static void send_done(const struct ibv_wc *wc)
     }
     if (d->owned) GASNETC_ATOMIC_STORE(&d->state, GASNETC_SD_DONE);
     else gasnetc_ibv_pool_put(&gasnetc_ibv.desc_pool, &d->slot);
+}
+
+static void send_done(const struct ibv_wc *wc)
+{
+    gasnetc_sdesc_t *d = (gasnetc_sdesc_t *)(uintptr_t)wc->wr_id;
+    gasnetc_cep_t *c = d->cep;
+    GASNETC_ATOMIC_ADD(&c->sq_avail, 1);
+    GASNETC_ATOMIC_ADD(&c->res->scq_avail, 1);
+    if (__builtin_expect(wc->status != IBV_WC_SUCCESS, 0)) {
+        if (gasnetc_ibv_rec_fail(c, wc, d->op, 1)) { /* kept for the re-established QP */
+            gasneti_mutex_lock(&c->rec_lock);
+            gasnetc_sdesc_t **p = &c->redo; /* sorted by post order (threads reap batches) */
+            while (*p && (int32_t)((*p)->seq - d->seq) < 0) p = &(*p)->rnext;
+            d->rnext = *p;
+            *p = d;
+            gasneti_mutex_unlock(&c->rec_lock);
+            GASNETC_ATOMIC_ADD(&c->inflight, -1);
+            return;
+        }
+        wc_failed(wc, c, 1, d->op);
+    } else {
+        gasnetc_ibv_fault_completion(c);
+    }
+    if (gasnetc_ibv.rec_on) {
+        if (d->wr == GASNETC_WR_SEND && wc->status == IBV_WC_SUCCESS)
+            GASNETC_ATOMIC_ADD(&c->tx_done, 1u);
+        GASNETC_ATOMIC_ADD(&c->inflight, -1);
+    }
+    gasnetc_ibv_desc_finish(d);
 }
 
 /* Takes r's poll flag for a progress thread in the given mode: 1 when the
@@ -172,6 +204,8 @@ int gasnetc_ibv_reap_send_cq(gasnetc_ibv_res_t *r, int mode)
 int gasnetc_ibv_reap_send(void)
 {
     int total = 0;
+    if (__builtin_expect(GASNETC_ATOMIC_LOAD(&gasnetc_ibv.rec_active) != 0, 0))
+        total += gasnetc_ibv_conn_poll(); /* a connection is being re-established */
     for (int h = 0; h < gasnetc_ibv.nres; h++)
         total += gasnetc_ibv_reap_send_cq(&gasnetc_ibv.res[h], GASNETC_CQ_TRY);
     return total;
@@ -188,10 +222,24 @@ int gasnetc_ibv_poll_recv_cq(gasnetc_ibv_res_t *r, int mode)
     for (int i = 0; i < n; i++) {
         gasnetc_rbuf_t *rb = (gasnetc_rbuf_t *)(uintptr_t)wc[i].wr_id;
         if (r->srq) gasnetc_ibv_srq_claim(rb, &wc[i]); /* srq16: sets rb->cep */
+        gasnetc_cep_t *c = rb->cep;
         if (__builtin_expect(wc[i].status != IBV_WC_SUCCESS, 0)) {
-            wc_failed(&wc[i], rb->cep, "rcv", "AM_RECEIVE"); /* returns only when exiting */
+            if (gasnetc_ibv_rec_fail(c, &wc[i], 0, 0)) { /* reposted on the new QP */
+                gasneti_mutex_lock(&c->rec_lock);
+                rb->rnext = c->rbufs;
+                c->rbufs = rb;
+                gasneti_mutex_unlock(&c->rec_lock);
+                GASNETC_ATOMIC_ADD(&c->rinflight, -1);
+                continue;
+            }
+            wc_failed(&wc[i], c, 0, 0); /* returns only when exiting */
+            if (gasnetc_ibv.rec_on) GASNETC_ATOMIC_ADD(&c->rinflight, -1);
             gasnetc_ibv_pool_put(&gasnetc_ibv.rbuf_pool, &rb->slot);
             continue;
+        }
+        if (gasnetc_ibv.rec_on) { /* counted before the handler: the peer's resync */
+            GASNETC_ATOMIC_ADD(&c->rx_seen, 1u);
+            GASNETC_ATOMIC_ADD(&c->rinflight, -1);
         }
         gasnetc_ibv_recv_one(rb, wc[i].byte_len);
     }
@@ -230,8 +278,12 @@ int gasnetc_ibv_poll(int replies_only)
 }
 
 /* ---- asynchronous events ------------------------------------------------------ */
+/* With link-flap recovery a QP that went to the error state is
+ * re-established (its work requests complete in error and recover.c takes
+ * them), so QP_FATAL and QP_REQ_ERR end nothing by themselves. */
 static int event_is_fatal(enum ibv_event_type t)
 {
+    if ((t == IBV_EVENT_QP_FATAL || t == IBV_EVENT_QP_REQ_ERR) && gasnetc_ibv.rec_on) return 0;
     return t == IBV_EVENT_QP_FATAL || t == IBV_EVENT_QP_REQ_ERR || t == IBV_EVENT_QP_ACCESS_ERR ||
            t == IBV_EVENT_CQ_ERR || t == IBV_EVENT_DEVICE_FATAL || t == IBV_EVENT_SRQ_ERR;
 }
@@ -263,8 +315,10 @@ static void *async_main(void *arg)
                                ibv_event_type_str(t), where);
         }
         if (t == IBV_EVENT_PORT_ERR)
-            gasneti_warning("asynchronous event %s: %s is down; traffic over it will fail",
-                            ibv_event_type_str(t), where);
+            gasneti_warning("asynchronous event %s: %s is down; %s", ibv_event_type_str(t), where,
+                            gasnetc_ibv.rec_on ? "connections that fail meanwhile are "
+                                                 "re-established when it is back (GASNET_RECONNECT_TIMEOUT)"
+                                               : "traffic over it will fail");
     }
 }
 

@@ -129,7 +129,37 @@ void gasnetc_ibv_reserve_send(gasnetc_cep_t *c)
     while (!take_one(&c->res->scq_avail)) gasnetc_ibv_reap_send();
 }
 
-void gasnetc_ibv_post_desc(gasnetc_sdesc_t *d)
+/* Link-flap recovery: an inline WR is read at post time, so its bytes must
+ * stay available for a repost (conn/recover.c).  Gathers them into the
+ * descriptor's own registered area (QPs cap inline data at that size when
+ * recovery is on: connect.c). */
+static void inline_snapshot(gasnetc_sdesc_t *d)
+{
+    uint8_t *base = d->slot.data;
+    size_t off = 0;
+    int moved = 0;
+    for (int i = 0; i < d->nsge; i++) {
+        moved |= d->sge[i].addr != (uintptr_t)(base + off);
+        off += d->sge[i].length;
+    }
+    if (!moved) return;
+    if (off > GASNETC_IBV_HBUF)
+        gasneti_fatalerror("inline send of %zu bytes above the %d-byte recovery copy", off,
+                           GASNETC_IBV_HBUF);
+    off = 0;
+    for (int i = 0; i < d->nsge; i++) {
+        memmove(base + off, (const void *)(uintptr_t)d->sge[i].addr, d->sge[i].length);
+        off += d->sge[i].length;
+    }
+    d->sge[0].addr = (uintptr_t)base;
+    d->sge[0].length = (uint32_t)off;
+    d->sge[0].lkey = d->slot.lkey[d->cep->res->index];
+    d->nsge = 1;
+}
+
+/* Posts d now (slot and CQ entry reserved by the caller); with recovery on,
+ * the caller holds cep->rec_lock, so the sequence number is the QP's order. */
+static void post_now(gasnetc_sdesc_t *d)
 {
     gasnetc_cep_t *c = d->cep;
     struct ibv_send_wr wr, *bad = NULL;
@@ -145,7 +175,10 @@ void gasnetc_ibv_post_desc(gasnetc_sdesc_t *d)
         wr.wr.rdma.remote_addr = d->raddr;
         wr.wr.rdma.rkey = d->rkey;
     }
-    gasnetc_ibv_reserve_send(c);
+    if (gasnetc_ibv.rec_on) {
+        d->seq = c->next_seq++;
+        GASNETC_ATOMIC_ADD(&c->inflight, 1);
+    }
     /* POSTED before the post: the completion (which sets DONE) may come
      * before ibv_post_send returns. */
     GASNETC_ATOMIC_STORE(&d->state, GASNETC_SD_POSTED);
@@ -158,16 +191,46 @@ void gasnetc_ibv_post_desc(gasnetc_sdesc_t *d)
     }
 }
 
+void gasnetc_ibv_post_desc(gasnetc_sdesc_t *d)
+{
+    gasnetc_cep_t *c = d->cep;
+    if (!gasnetc_ibv.rec_on) {
+        gasnetc_ibv_reserve_send(c);
+        post_now(d);
+        return;
+    }
+    if (d->inl) inline_snapshot(d);
+    gasnetc_ibv_reserve_send(c);
+    gasneti_mutex_lock(&c->rec_lock);
+    if (GASNETC_ATOMIC_LOAD(&c->broken)) { /* being re-established: posted by recover.c */
+        d->rnext = NULL;
+        *c->parked_tail = d;
+        c->parked_tail = &d->rnext;
+        gasneti_mutex_unlock(&c->rec_lock);
+        GASNETC_ATOMIC_ADD(&c->sq_avail, 1);
+        GASNETC_ATOMIC_ADD(&c->res->scq_avail, 1);
+        return;
+    }
+    post_now(d);
+    gasneti_mutex_unlock(&c->rec_lock);
+}
+
+void gasnetc_ibv_post_desc_raw(gasnetc_sdesc_t *d)
+{
+    gasnetc_ibv_reserve_send(d->cep);
+    gasneti_mutex_lock(&d->cep->rec_lock);
+    post_now(d);
+    gasneti_mutex_unlock(&d->cep->rec_lock);
+}
+
 void gasnetc_ibv_post_msg(gasnetc_sdesc_t *d, int with_rbuf)
 {
     if (with_rbuf) gasnetc_ibv_post_rbuf(d->cep, NULL);
     gasnetc_ibv_post_desc(d);
 }
 
-void gasnetc_ibv_post_rbuf(gasnetc_cep_t *c, gasnetc_rbuf_t *rb)
+void gasnetc_ibv_post_rbuf_raw(gasnetc_cep_t *c, gasnetc_rbuf_t *rb)
 {
-    if (!rb) rb = (gasnetc_rbuf_t *)gasnetc_ibv_pool_get(&gasnetc_ibv.rbuf_pool, 1);
-    if (!rb) gasneti_fatalerror("out of memory for AM receive buffers");
     rb->cep = c;
     struct ibv_sge sge;
     sge.addr = (uintptr_t)rb->slot.data;
@@ -178,10 +241,31 @@ void gasnetc_ibv_post_rbuf(gasnetc_cep_t *c, gasnetc_rbuf_t *rb)
     wr.wr_id = (uintptr_t)rb;
     wr.sg_list = &sge;
     wr.num_sge = 1;
+    if (gasnetc_ibv.rec_on) GASNETC_ATOMIC_ADD(&c->rinflight, 1);
     int rc = ibv_post_recv(c->qp, &wr, &bad);
     if (rc) {
         char name[128];
         gasneti_fatalerror("ibv_post_recv failed: %s (%s)", strerror(rc),
                            gasnetc_ibv_cep_name(c, name, sizeof(name)));
     }
+}
+
+void gasnetc_ibv_post_rbuf(gasnetc_cep_t *c, gasnetc_rbuf_t *rb)
+{
+    if (!rb) rb = (gasnetc_rbuf_t *)gasnetc_ibv_pool_get(&gasnetc_ibv.rbuf_pool, 1);
+    if (!rb) gasneti_fatalerror("out of memory for AM receive buffers");
+    rb->cep = c;
+    if (gasnetc_ibv.rec_on) {
+        gasneti_mutex_lock(&c->rec_lock);
+        if (GASNETC_ATOMIC_LOAD(&c->broken)) { /* posted on the re-established QP */
+            rb->rnext = c->rbufs;
+            c->rbufs = rb;
+            gasneti_mutex_unlock(&c->rec_lock);
+            return;
+        }
+        gasnetc_ibv_post_rbuf_raw(c, rb);
+        gasneti_mutex_unlock(&c->rec_lock);
+        return;
+    }
+    gasnetc_ibv_post_rbuf_raw(c, rb);
 }

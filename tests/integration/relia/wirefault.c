@@ -17,6 +17,13 @@
  *   (one 16 MiB put took X s)": from then on rank 0 is always inside a
  *   16 MiB put, so a SIGKILL of rank 1 lands in the middle of one.  Rank 1
  *   waits in a barrier.  Prints PASS when all N complete.
+ *
+ * usage: wirefault rmaloop SECONDS
+ *   Both ranks, for SECONDS: put 1 MiB (non-blocking, then synced) into
+ *   their own MiB of the peer's segment with a pattern seeded by (rank,
+ *   iteration), get it back into another MiB and check every byte.  Rank 0
+ *   prints "wirefault: rmaloop-running" after its first round.  The script
+ *   flaps the port meanwhile (link-flap recovery: puts and gets re-issued).
  */
 #include <gasnetex.h>
 #include <gasnet.h>
@@ -95,6 +102,30 @@ static void mode_putloop(long n)
     }
 }
 
+#define MIB ((uintptr_t)1 << 20)
+static void mode_rmaloop(int seconds)
+{
+    test_barrier();
+    gex_Rank_t peer = test_rank ^ 1;
+    uint8_t *src = test_seg_at(test_rank, 4 * MIB), *back = test_seg_at(test_rank, 6 * MIB);
+    void *dst = test_seg_at(peer, (uintptr_t)test_rank * MIB);
+    double end = test_now() + seconds;
+    uint64_t i = 0;
+    for (; i == 0 || test_now() < end; i++) {
+        uint64_t seed = (uint64_t)test_rank << 32 | i;
+        test_fill(src, MIB, seed);
+        gex_Event_t ev = gex_RMA_PutNB(test_tm, peer, dst, src, MIB, GEX_EVENT_DEFER, 0);
+        gex_Event_Wait(ev);
+        memset(back, 0, MIB);
+        CHECK_OK(gex_RMA_GetBlocking(test_tm, back, peer, dst, MIB, 0));
+        CHECK_PATTERN(back, MIB, seed, "1 MiB put read back");
+        if (i == 0) TEST_MSG0("rmaloop-running");
+    }
+    test_barrier();
+    TEST_MSG0("%llu rounds of a 1 MiB put and get per rank, every byte checked",
+              (unsigned long long)i);
+}
+
 int main(int argc, char **argv)
 {
     test_init("wirefault", &argc, &argv, 2 * BIG, 0, 2);
@@ -107,6 +138,7 @@ int main(int argc, char **argv)
               (unsigned)test_size);
     if (argc == 3 && !strcmp(argv[1], "idle")) mode_idle(atoi(argv[2]));
     else if (argc == 3 && !strcmp(argv[1], "putloop")) mode_putloop(atol(argv[2]));
-    else CHECK_MSG(0, "usage: wirefault idle SECONDS | putloop N");
+    else if (argc == 3 && !strcmp(argv[1], "rmaloop")) mode_rmaloop(atoi(argv[2]));
+    else CHECK_MSG(0, "usage: wirefault idle SECONDS | putloop N | rmaloop SECONDS");
     test_pass();
 }
