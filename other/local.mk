@@ -31,7 +31,7 @@ noinst_HEADERS += \
 	other/tools/tools-timer.h
 EXTRA_DIST += \
 	other/param/params.def other/param/params-general.def other/param/params-spawn.def \
-	other/param/params-ibv.def other/param/params-firehose.def other/param/params-compat.def \
+	other/param/params-ibv.def other/param/params-firehose.def other/param/params-compat.def other/param/params-foreign.def \
 	other/param/README.md \
 	other/log/README.md \
 	tests/unit/check-readme-params.sh
