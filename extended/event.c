@@ -26,6 +26,12 @@ static void gasnete_iop_reset(gasnete_iop_t *iop, uint32_t kind)
     iop->next = NULL;
 }
 
+/* Every thread's state stays listed after the thread ends (as GASNet keeps
+ * its thread table): its pools may hold events other threads still wait
+ * on, and the memory stays reachable, so leak checks at gasnet_exit see no
+ * leak in it. */
+static gasnete_threaddata_t *gasnete_threads;
+
 gasnete_threaddata_t *gasnete_threaddata_new(void)
 {
     gasnete_threaddata_t *td = calloc(1, sizeof(*td));
@@ -34,6 +40,10 @@ gasnete_threaddata_t *gasnete_threaddata_new(void)
                            "Extended API",
                            sizeof(*td));
     gasnete_iop_reset(&td->default_iop, GASNETE_EV_IOP);
+    td->all_next = __atomic_load_n(&gasnete_threads, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(&gasnete_threads, &td->all_next, td, 1, __ATOMIC_RELEASE,
+                                        __ATOMIC_RELAXED)) {
+    }
     gasnete_threaddata_tls = td;
     return td;
 }

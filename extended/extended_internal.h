@@ -101,6 +101,7 @@ typedef struct gasnete_threaddata_s {
     gasnete_op_t *op_free;
     gasnete_iop_t *iop_free;
     uint32_t nregions; /* depth of the region stack */
+    struct gasnete_threaddata_s *all_next; /* every thread's state: gasnete_threads */
 } gasnete_threaddata_t;
 
 extern GASNETI_TLS gasnete_threaddata_t *gasnete_threaddata_tls;

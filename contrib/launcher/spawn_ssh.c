@@ -168,7 +168,10 @@ int gasnetrun_ssh_main(gasnetrun_opts_t *opts)
                           : getcwd(cwd, sizeof(cwd));
     int code = 1;
     char **sargv = ssh_argv(&code);
-    if (!sargv) return code;
+    if (!sargv) {
+        gasnetrun_hosts_free(hosts, nlisted);
+        return code;
+    }
     char **env = ranks_env(opts->envlist);
     if (!dir || !env) {
         gasnetrun_say("cannot prepare the ssh job (current directory or memory)");

@@ -145,7 +145,8 @@ run_asan() {
     # Two makes: `all` recurses (BUILT_SOURCES), a parallel sibling goal races it.
     (cd "$asandir" && timeout "$step_timeout" $make -j"$jobs" all >make.log 2>&1 &&
         progs="$($make -s --no-print-directory sanitize-list-unit-programs) $(
-            "$srcdir/tests/harness/manifest-programs.sh" . "$manifest_dir/pshm.manifest" "$vdir/ratomic.manifest")" &&
+            "$srcdir/tests/harness/manifest-programs.sh" . "$manifest_dir/pshm.manifest" "$vdir/ratomic.manifest")
+            tests/exit/exit-cases" && # run_planted_leak's program
         echo "make -j$jobs" $progs >>make.log &&
         timeout "$step_timeout" $make -j"$jobs" $progs >>make.log 2>&1) || {
         tail -n 30 "$asandir/make.log"
