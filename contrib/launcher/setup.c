@@ -436,8 +436,8 @@ unsigned char *gasnetrun_setup_pack(const gasnetrun_setup_t *s, size_t *len)
     sb_num(&b, "host_lo", s->host_lo);
     sb_num(&b, "host_hi", s->host_hi);
     sb_num(&b, "degree", s->degree);
-    sb_num(&b, "verbose", (unsigned long)s->verbose);
-    sb_num(&b, "keep", (unsigned long)s->keep);
+    sb_num(&b, "verbose", s->verbose != 0);
+    sb_num(&b, "keep", s->keep != 0);
     sb_add(&b, "launcher", s->launcher);
     sb_add(&b, "cwd", s->cwd);
     for (uint32_t h = s->host_lo; h < s->host_hi; h++) sb_add(&b, "host", s->hosts[h]);
@@ -476,6 +476,14 @@ static int parse_u32(const char *v, uint32_t *out)
     return 0;
 }
 
+/* A flag: exactly "0" or "1".  Returns 1 on error. */
+static int parse_flag(const char *v, int *out)
+{
+    if ((v[0] != '0' && v[0] != '1') || v[1]) return 1;
+    *out = v[0] - '0';
+    return 0;
+}
+
 /* A string entry given once: a second one (which would leak the first) is
  * malformed.  Returns 1 on error. */
 static int set_once(char **dst, const char *v)
@@ -488,7 +496,8 @@ int gasnetrun_setup_unpack(const unsigned char *p, size_t len, gasnetrun_setup_t
 {
     memset(s, 0, sizeof(*s));
     wordvec_t ssh = {0}, arg = {0}, env = {0}, host = {0};
-    int version = 0, ended = 0;
+    uint32_t version = 0;
+    int ended = 0;
     if (len == 0 || p[len - 1] != '\0') {
         seterr(err, errlen, "SETUP is not a list of NUL-terminated strings");
         return -1;
@@ -510,15 +519,15 @@ int gasnetrun_setup_unpack(const unsigned char *p, size_t len, gasnetrun_setup_t
             goto fail;
         }
         if (KEY("end")) ended = 1;
-        else if (KEY("version")) version = atoi(v);
+        else if (KEY("version")) bad = parse_u32(v, &version);
         else if (KEY("jobid")) bad = set_once(&s->jobid, v);
         else if (KEY("nranks")) bad = parse_u32(v, &s->nranks);
         else if (KEY("nhosts")) bad = parse_u32(v, &s->nhosts);
         else if (KEY("host_lo")) bad = parse_u32(v, &s->host_lo);
         else if (KEY("host_hi")) bad = parse_u32(v, &s->host_hi);
         else if (KEY("degree")) bad = parse_u32(v, &s->degree);
-        else if (KEY("verbose")) s->verbose = atoi(v);
-        else if (KEY("keep")) s->keep = atoi(v);
+        else if (KEY("verbose")) bad = parse_flag(v, &s->verbose);
+        else if (KEY("keep")) bad = parse_flag(v, &s->keep);
         else if (KEY("launcher")) bad = set_once(&s->launcher, v);
         else if (KEY("cwd")) bad = set_once(&s->cwd, v);
         else if (KEY("host")) bad = wv_push(&host, strdup(v));
@@ -541,8 +550,8 @@ int gasnetrun_setup_unpack(const unsigned char *p, size_t len, gasnetrun_setup_t
         goto fail;
     }
     if (version != 1) {
-        seterr(err, errlen, "SETUP version %d, expected 1 (a different gasnetrun_ibv version "
-                            "on this host?)", version);
+        seterr(err, errlen, "SETUP version %u, expected 1 (a different gasnetrun_ibv version "
+                            "on this host?)", (unsigned)version);
         goto fail;
     }
     /* nranks <= GASNETRUN_SETUP_MAX_RANKS also bounds the hosts array. */
