@@ -73,6 +73,21 @@ typedef struct gasnetc_ibv_slot {
     uint32_t lkey[GASNETC_IBV_MAX_HCAS];
 } gasnetc_ibv_slot_t;
 
+/* One registered chunk: its data area and one MR per HCA.  Chunks are
+ * listed for the process's life (the MRs stay reachable, and registered,
+ * until exit releases them). */
+typedef struct gasnetc_ibv_chunk {
+    struct gasnetc_ibv_chunk *next;
+    void *data;
+    struct ibv_mr *mr[GASNETC_IBV_MAX_HCAS];
+} gasnetc_ibv_chunk_t;
+
+/* Registers `bytes` at `data` on every HCA of the transport with `access`
+ * and pushes the record on *list.  Returns the record, or NULL with errno
+ * set and *bad_hca the HCA that failed (nothing left registered).  Rare. */
+gasnetc_ibv_chunk_t *gasnetc_ibv_chunk_reg(gasnetc_ibv_chunk_t **list, void *data, size_t bytes,
+                                           int access, int *bad_hca);
+
 typedef struct {
     const char *name;  /* for messages: "receive buffers" */
     size_t data_size;  /* registered bytes per object */
@@ -81,6 +96,7 @@ typedef struct {
     int limit;         /* most objects; 0 = no limit */
     int count;         /* objects created */
     gasnetc_ibv_slot_t *free;
+    gasnetc_ibv_chunk_t *chunks;
     gasneti_mutex_t lock;
 } gasnetc_ibv_pool_t;
 

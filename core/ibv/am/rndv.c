@@ -44,6 +44,7 @@ static struct {
     int count, limit;    /* Requests wait at limit; Replies grow past it */
     size_t size;
     gasnetc_ibv_pool_t landing;
+    gasnetc_ibv_chunk_t *chunks; /* the staging areas' registrations */
     int on;
 } R;
 
@@ -55,19 +56,19 @@ static void stage_grow(int n)
     if (posix_memalign(&data, 4096, bytes) != 0 || !st)
         gasneti_fatalerror("out of memory allocating %d AM staging buffers (%zu bytes)", n, bytes);
     memset(data, 0, bytes);
-    for (int h = 0; h < gasnetc_ibv.nres; h++) {
-        struct ibv_mr *mr = ibv_reg_mr(gasnetc_ibv.res[h].pd, data, bytes,
-                                       IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ |
-                                           IBV_ACCESS_REMOTE_WRITE);
-        if (!mr)
-            gasneti_fatalerror("ibv_reg_mr of %zu bytes for AM staging buffers on %s failed: %s "
-                               "(raise 'ulimit -l', or set GASNET_RBUF_SIZE=0)",
-                               bytes, gasnetc_ibv.res[h].hca->name, strerror(errno));
+    int bad = 0;
+    gasnetc_ibv_chunk_t *c = gasnetc_ibv_chunk_reg(&R.chunks, data, bytes,
+                                                   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ |
+                                                       IBV_ACCESS_REMOTE_WRITE, &bad);
+    if (!c)
+        gasneti_fatalerror("ibv_reg_mr of %zu bytes for AM staging buffers on %s failed: %s "
+                           "(raise 'ulimit -l', or set GASNET_RBUF_SIZE=0)",
+                           bytes, gasnetc_ibv.res[bad].hca->name, strerror(errno));
+    for (int h = 0; h < gasnetc_ibv.nres; h++)
         for (int i = 0; i < n; i++) {
-            st[i].lkey[h] = mr->lkey;
-            st[i].rkey[h] = mr->rkey;
+            st[i].lkey[h] = c->mr[h]->lkey;
+            st[i].rkey[h] = c->mr[h]->rkey;
         }
-    }
     for (int i = n - 1; i >= 0; i--) {
         st[i].data = (uint8_t *)data + (size_t)i * R.size;
         st[i].next = R.free;

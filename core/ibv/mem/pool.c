@@ -2,8 +2,8 @@
  * registered on every HCA of the transport (receive buffers, bounce
  * buffers, send descriptors).  A pool grows by chunks: one page-aligned
  * allocation of `grow` data areas registered once per HCA (one MR per chunk
- * and HCA), plus one plain allocation for the objects' metadata.  Chunks
- * are never freed: the process's exit releases them.
+ * and HCA, listed in the pool), plus one plain allocation for the objects'
+ * metadata.  Chunks are never freed: the process's exit releases them.
  */
 #include "core/ibv/ibv_internal.h"
 
@@ -21,21 +21,21 @@ static void pool_grow(gasnetc_ibv_pool_t *pool, int n)
     if (rc != 0 || !meta)
         gasneti_fatalerror("out of memory allocating %d %s (%zu bytes)", n, pool->name, bytes);
     memset(data, 0, bytes);
-    uint32_t lkeys[GASNETC_IBV_MAX_HCAS] = {0};
-    for (int h = 0; h < gasnetc_ibv.nres; h++) {
-        struct ibv_mr *mr = ibv_reg_mr(gasnetc_ibv.res[h].pd, data, bytes, IBV_ACCESS_LOCAL_WRITE);
-        if (!mr) {
-            int err = errno;
-            struct rlimit rl;
-            getrlimit(RLIMIT_MEMLOCK, &rl);
-            gasneti_fatalerror("ibv_reg_mr of %zu bytes for %s on %s failed: %s (RLIMIT_MEMLOCK "
-                               "%llu bytes; raise 'ulimit -l', or lower GASNET_AM_CREDITS_PP / "
-                               "GASNET_BBUF_COUNT)", bytes, pool->name,
-                               gasnetc_ibv.res[h].hca->name, strerror(err),
-                               (unsigned long long)rl.rlim_cur);
-        }
-        lkeys[h] = mr->lkey;
+    int h = 0;
+    gasnetc_ibv_chunk_t *c = gasnetc_ibv_chunk_reg(&pool->chunks, data, bytes,
+                                                   IBV_ACCESS_LOCAL_WRITE, &h);
+    if (!c) {
+        int err = errno;
+        struct rlimit rl;
+        getrlimit(RLIMIT_MEMLOCK, &rl);
+        gasneti_fatalerror("ibv_reg_mr of %zu bytes for %s on %s failed: %s (RLIMIT_MEMLOCK "
+                           "%llu bytes; raise 'ulimit -l', or lower GASNET_AM_CREDITS_PP / "
+                           "GASNET_BBUF_COUNT)", bytes, pool->name,
+                           gasnetc_ibv.res[h].hca->name, strerror(err),
+                           (unsigned long long)rl.rlim_cur);
     }
+    uint32_t lkeys[GASNETC_IBV_MAX_HCAS] = {0};
+    for (h = 0; h < gasnetc_ibv.nres; h++) lkeys[h] = c->mr[h]->lkey;
     for (int i = n - 1; i >= 0; i--) {
         gasnetc_ibv_slot_t *s = (gasnetc_ibv_slot_t *)(meta + (size_t)i * pool->meta_size);
         s->data = (uint8_t *)data + (size_t)i * pool->data_size;
@@ -44,6 +44,31 @@ static void pool_grow(gasnetc_ibv_pool_t *pool, int n)
         pool->free = s;
     }
     pool->count += n;
+}
+
+gasnetc_ibv_chunk_t *gasnetc_ibv_chunk_reg(gasnetc_ibv_chunk_t **list, void *data, size_t bytes,
+                                           int access, int *bad_hca)
+{
+    gasnetc_ibv_chunk_t *c = calloc(1, sizeof(*c));
+    if (!c) {
+        *bad_hca = 0;
+        return NULL;
+    }
+    for (int h = 0; h < gasnetc_ibv.nres; h++) {
+        c->mr[h] = ibv_reg_mr(gasnetc_ibv.res[h].pd, data, bytes, access);
+        if (!c->mr[h]) {
+            int err = errno;
+            *bad_hca = h;
+            while (h-- > 0) ibv_dereg_mr(c->mr[h]);
+            free(c);
+            errno = err;
+            return NULL;
+        }
+    }
+    c->data = data;
+    c->next = *list;
+    *list = c;
+    return c;
 }
 
 void gasnetc_ibv_pool_init(gasnetc_ibv_pool_t *pool, const char *name, size_t data_size,
