@@ -19,9 +19,9 @@
 #    partial file (rank 0 must connect 1 peer at start-up, the rest on
 #    demand) and the concatenated file of step 1 (all 3 static); rank 0's
 #    GASNET_VERBOSEENV line shows how many peers were connected at
-#    start-up.  The 2-rank ones: a 20,000-AM flood and rmav-sizes (up
-#    to 16 MiB) of verbs.manifest; exit cases go through
-#    tests/exit/run-case.sh (expected code, exit within the timeout).
+#    start-up.  The 2-rank ones: a 20,000-AM flood and rma-forms; exit
+#    cases go through tests/exit/run-case.sh (expected code, exit within
+#    the timeout).  More cases (prog_of) run when named as arguments.
 # 4. A malformed file stops the job with one line naming the file and line.
 # Prints PASS/FAIL per step; exit 0 only if all passed.  Uses TEST_BUILDDIR
 # and TEST_LAUNCHER (the harness sets them), else the current directory.
@@ -104,7 +104,9 @@ prog_of() {
 }
 printf 'size: 4\n0: 1\n2: 3\n' > "$D/partial" # rank 0: 1 peer static, 2 on demand
 # suite:file:static peers expected on rank 0 ("" = any)
-cases=${*:-am-args:flood.%: am-payload:flood.%: flood:flood.%: hello:flood.%: race:partial:1 am-args:all-in-one:3 flood2:pair.%:1 rma:pair.%:1 rmav-sizes:pair.%:1 exit-collective:flood.%: exit-barrier:flood.%: exit-blockuntil:flood.%: exit-sigkill:flood.%: exit-blockuntil:partial:1}
+# One program of each kind (AM, flood, RMA, connection race, exit paths)
+# over each kind of file; the rest of prog_of's list runs when named.
+cases=${*:-am-args:flood.%: race:partial:1 am-args:all-in-one:3 flood2:pair.%:1 rma:pair.%:1 exit-barrier:flood.%: exit-sigkill:flood.%: exit-blockuntil:partial:1}
 for c in $cases; do
     s=${c%%:*} rest=${c#*:}; f=${rest%%:*} want=${rest#*:}
     set -- $(prog_of $s)
