@@ -50,6 +50,21 @@ void gasnetc_ibv_conn_init(int ud_job, const uint8_t *is_static, gasnetc_cep_t *
 
 /* ---- ud.c: one UD QP per selected port (rail) ------------------------------------ */
 #define GASNETC_UD_MSG_MAX 192 /* largest handshake message */
+/* The header every message on the UD QPs starts with: the on-demand
+ * handshake's (ondemand.c, types 1-3) and link-flap recovery's (recover.c,
+ * types GASNETC_UD_TYPE_REC and up); the receiver tells them apart by type. */
+typedef struct {
+    uint32_t magic; /* the kind of message: each file's own constant */
+    uint8_t type, nqps, pad[2];
+    uint32_t src, dst; /* job ranks */
+} gasnetc_ud_hdr_t;
+#define GASNETC_UD_TYPE_REC 4
+/* Fills h: magic and type, this rank as src, dst, this rank's QPs per peer. */
+void gasnetc_ud_hdr_fill(gasnetc_ud_hdr_t *h, uint32_t magic, int type, uint32_t dst);
+/* Whether h carries magic, is for this rank and comes from a rank of this
+ * job with as many QPs per peer (a datagram from another job on the fabric
+ * fails this). */
+int gasnetc_ud_hdr_ok(const gasnetc_ud_hdr_t *h, uint32_t magic);
 /* Collective: creates the UD QPs (snds send and rcvs receive buffers each)
  * and exchanges every rank's UD addresses.  Init path. */
 void gasnetc_ud_init(int snds, int rcvs);

@@ -41,6 +41,7 @@
 #include "core/ibv/conn/connfile.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,9 +53,7 @@ enum { MSG_REQ = 1, MSG_REP = 2, MSG_RTU = 3 };
 #define MAX_QPS 16
 
 typedef struct {
-    uint32_t magic;
-    uint8_t type, nqps, pad[2];
-    uint32_t src, dst;
+    gasnetc_ud_hdr_t h;
     uint32_t echo; /* REP, RTU: the receiver's first QP number, as the sender knows it */
     uint32_t qpn[MAX_QPS], psn[MAX_QPS];
 } conn_msg_t;
@@ -171,11 +170,7 @@ static void send_msg(uint32_t r, int type)
     gasnetc_cep_t *ceps = cs.cep_of[r];
     conn_msg_t m;
     memset(&m, 0, sizeof(m));
-    m.magic = CONN_MAGIC;
-    m.type = (uint8_t)type;
-    m.nqps = (uint8_t)gasnetc_ibv.nqps;
-    m.src = gasnetc_ibv.rank;
-    m.dst = r;
+    gasnetc_ud_hdr_fill(&m.h, CONN_MAGIC, type, r);
     m.echo = p->peer_qpn0;
     for (int q = 0; q < gasnetc_ibv.nqps; q++) {
         m.qpn[q] = ceps[q].qp->qp_num;
@@ -226,18 +221,18 @@ static void start(uint32_t r)
 static void on_msg(int rail, const void *buf, size_t len)
 {
     conn_msg_t m;
-    if (len > 4 && ((const uint8_t *)buf)[4] >= 4) { /* link-flap recovery (recover.c) */
+    if (len > offsetof(gasnetc_ud_hdr_t, type) &&
+        ((const uint8_t *)buf)[offsetof(gasnetc_ud_hdr_t, type)] >= GASNETC_UD_TYPE_REC) {
+        /* link-flap recovery (recover.c) */
         gasnetc_ibv_rec_msg(rail, buf, len);
         return;
     }
     if (len < sizeof(m)) return;
     memcpy(&m, buf, sizeof(m));
-    uint32_t me = gasnetc_ibv.rank, r = m.src;
-    if (m.magic != CONN_MAGIC || m.dst != me || r >= gasnetc_ibv.size || !cs.cep_of[r] ||
-        m.nqps != gasnetc_ibv.nqps)
-        return; /* not for us (a datagram from another job on the fabric would land here) */
+    uint32_t me = gasnetc_ibv.rank, r = m.h.src;
+    if (!gasnetc_ud_hdr_ok(&m.h, CONN_MAGIC) || !cs.cep_of[r]) return; /* not for us */
     conn_peer_t *p = &cs.peer[r];
-    switch (m.type) {
+    switch (m.h.type) {
     case MSG_REQ:
         if (p->state == ST_NONE ||
             (p->state == ST_REQ_SENT && gasnetc_conn_accept_crossed(me, r))) {

@@ -42,16 +42,14 @@
 #include <time.h>
 
 enum { RS_OK, RS_DRAIN, RS_REQ_SENT, RS_ACC_DRAIN, RS_ACCEPTED };
-enum { MSG_RREQ = 4, MSG_RREP = 5, MSG_RRTU = 6 };
+enum { MSG_RREQ = GASNETC_UD_TYPE_REC, MSG_RREP, MSG_RRTU };
 #define REC_MAGIC 0x67695231u /* "gIR1" */
 #define REC_MAX_QPS 16
 #define RETRANS_CAP_US 500000u
 #define PORT_CHECK_US 20000u
 
 typedef struct {
-    uint32_t magic;
-    uint8_t type, nqps, pad[2];
-    uint32_t src, dst;
+    gasnetc_ud_hdr_t h;
     uint32_t epoch; /* the incarnation being made (completed ones + 1) */
     uint32_t psn;   /* the sender's first PSN (QP q: psn + q) */
     uint32_t rx[REC_MAX_QPS];
@@ -264,11 +262,7 @@ static void send_msg(uint32_t r, int type)
     rec_peer_t *p = &rs.peer[r];
     rec_msg_t m;
     memset(&m, 0, sizeof(m));
-    m.magic = REC_MAGIC;
-    m.type = (uint8_t)type;
-    m.nqps = (uint8_t)gasnetc_ibv.nqps;
-    m.src = gasnetc_ibv.rank;
-    m.dst = r;
+    gasnetc_ud_hdr_fill(&m.h, REC_MAGIC, type, r);
     m.epoch = p->epoch + 1;
     if (type == MSG_RRTU) m.epoch = p->epoch; /* sent once the epoch is complete */
     m.psn = p->psn;
@@ -393,12 +387,10 @@ void gasnetc_ibv_rec_msg(int rail, const void *buf, size_t len)
     rec_msg_t m;
     if (!gasnetc_ibv.rec_on || len < sizeof(m)) return;
     memcpy(&m, buf, sizeof(m));
-    uint32_t me = gasnetc_ibv.rank, r = m.src;
-    if (m.magic != REC_MAGIC || m.dst != me || r >= gasnetc_ibv.size || !rs.cep_of[r] ||
-        m.nqps != gasnetc_ibv.nqps)
-        return;
+    uint32_t me = gasnetc_ibv.rank, r = m.h.src;
+    if (!gasnetc_ud_hdr_ok(&m.h, REC_MAGIC) || !rs.cep_of[r]) return;
     rec_peer_t *p = &rs.peer[r];
-    switch (m.type) {
+    switch (m.h.type) {
     case MSG_RREQ:
         if (p->state == RS_ACCEPTED && m.epoch == p->epoch + 2)
             complete(r); /* the RTU was lost and the initiator failed again */

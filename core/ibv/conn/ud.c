@@ -150,6 +150,22 @@ void gasnetc_ud_init(int snds, int rcvs)
     gasneti_boot->exchange(mine, sizeof(mine), ud.addr);
 }
 
+void gasnetc_ud_hdr_fill(gasnetc_ud_hdr_t *h, uint32_t magic, int type, uint32_t dst)
+{
+    memset(h, 0, sizeof(*h));
+    h->magic = magic;
+    h->type = (uint8_t)type;
+    h->nqps = (uint8_t)gasnetc_ibv.nqps;
+    h->src = gasnetc_ibv.rank;
+    h->dst = dst;
+}
+
+int gasnetc_ud_hdr_ok(const gasnetc_ud_hdr_t *h, uint32_t magic)
+{
+    return h->magic == magic && h->dst == gasnetc_ibv.rank && h->src < gasnetc_ibv.size &&
+           h->nqps == gasnetc_ibv.nqps;
+}
+
 const gasnetc_conn_addr_t *gasnetc_ud_port_addr(uint32_t rank, int rail)
 {
     return &ud.addr[(size_t)rank * UD_MAX_RAILS + rail];
