@@ -67,7 +67,8 @@ char **gasnetrun_job_hosts(uint32_t *n, const char **from, int quiet)
     }
     if (!src && gasneti_param_isset(GASNETI_PARAM_GASNET_SSH_SERVERS)) {
         src = "GASNET_SSH_SERVERS";
-        gasnetrun_hosts_parse(GASNETI_PARAM_STR(GASNET_SSH_SERVERS), &hosts, n);
+        rc = gasnetrun_hosts_parse(GASNETI_PARAM_STR(GASNET_SSH_SERVERS), &hosts, n, err,
+                                   sizeof(err));
     }
     /* The batch systems' lists, as GASNet's ssh spawner reads them. */
     static const char *const files2[] = {"PBS_NODEFILE", "PE_HOSTFILE", NULL};
@@ -80,7 +81,7 @@ char **gasnetrun_job_hosts(uint32_t *n, const char **from, int quiet)
     const char *v;
     if (!src && (v = gasneti_getenv_raw("LSB_HOSTS")) && *v) {
         src = "LSB_HOSTS";
-        gasnetrun_hosts_parse(v, &hosts, n);
+        rc = gasnetrun_hosts_parse(v, &hosts, n, err, sizeof(err));
     }
     if (!src && (v = gasneti_getenv_raw("SLURM_JOB_NODELIST")) && *v) {
         src = "SLURM_JOB_NODELIST";

@@ -243,28 +243,40 @@ fail:
 }
 
 /* ---- hosts ------------------------------------------------------------------- */
-static void host_add(char ***hosts, uint32_t *n, const char *name, size_t len)
+/* Appends the first len bytes of name; -1 with the reason in err when the
+ * list would pass GASNETRUN_MAX_HOSTS or memory runs out. */
+static int host_add(char ***hosts, uint32_t *n, const char *name, size_t len, char *err,
+                    size_t errlen)
 {
-    char **v = realloc(*hosts, ((size_t)*n + 1) * sizeof(char *));
-    char *s = strndup(name, len);
-    if (!v || !s) {
-        free(s);
-        if (v) *hosts = v;
-        return; /* out of memory: the caller sees fewer hosts */
+    if (*n >= GASNETRUN_MAX_HOSTS) {
+        seterr(err, errlen, "the host list names more than %u hosts: give a shorter one",
+               GASNETRUN_MAX_HOSTS);
+        return -1;
     }
-    *hosts = v;
-    v[(*n)++] = s;
+    char **v = *hosts;
+    if ((*n & (*n - 1)) == 0) { /* 0, 1, 2, 4 ...: room doubles */
+        v = realloc(*hosts, (*n ? 2 * (size_t)*n : 1) * sizeof(char *));
+        if (!v) goto nomem;
+        *hosts = v;
+    }
+    if (!(v[*n] = strndup(name, len))) goto nomem;
+    (*n)++;
+    return 0;
+nomem:
+    seterr(err, errlen, "out of memory after %u hosts", *n);
+    return -1;
 }
 
-void gasnetrun_hosts_parse(const char *text, char ***hosts, uint32_t *n)
+int gasnetrun_hosts_parse(const char *text, char ***hosts, uint32_t *n, char *err, size_t errlen)
 {
     const char *seps = ", \t\r\n";
     for (const char *p = text; p && *p;) {
         p += strspn(p, seps);
         size_t len = strcspn(p, seps);
-        if (len) host_add(hosts, n, p, len);
+        if (len && host_add(hosts, n, p, len, err, errlen)) return -1;
         p += len;
     }
+    return 0;
 }
 
 int gasnetrun_hosts_read(const char *path, char ***hosts, uint32_t *n, char *err, size_t errlen)
@@ -282,7 +294,10 @@ int gasnetrun_hosts_read(const char *path, char ***hosts, uint32_t *n, char *err
         while (*p && isspace((unsigned char)*p)) p++;
         size_t len = 0;
         while (p[len] && !isspace((unsigned char)p[len])) len++;
-        if (len) host_add(hosts, n, p, len);
+        if (len && host_add(hosts, n, p, len, err, errlen)) {
+            fclose(f);
+            return -1;
+        }
     }
     fclose(f);
     return 0;
@@ -310,9 +325,20 @@ int gasnetrun_host_check(const char *host, char *err, size_t errlen)
 static int slurm_expand(const char *prefix, size_t plen, const char *text, char ***hosts,
                         uint32_t *n, char *err, size_t errlen);
 
+/* Bracket groups one word may hold ("rack[1-4]node[01-16]" has two): each
+ * group multiplies the work of the ones before it. */
+#define SLURM_MAX_GROUPS 16
+
 static int slurm_one(const char *word, size_t len, char ***hosts, uint32_t *n, char *err,
                      size_t errlen)
 {
+    size_t groups = 0;
+    for (size_t i = 0; i < len; i++) groups += word[i] == '[';
+    if (groups > SLURM_MAX_GROUPS) {
+        seterr(err, errlen, "'%.*s' has %zu bracket groups, more than %d", (int)len, word, groups,
+               SLURM_MAX_GROUPS);
+        return -1;
+    }
     char *w = strndup(word, len);
     if (!w) return -1;
     int rc = slurm_expand("", 0, w, hosts, n, err, errlen);
@@ -330,24 +356,32 @@ static int slurm_expand(const char *prefix, size_t plen, const char *text, char 
         if (!h) return -1;
         memcpy(h, prefix, plen);
         memcpy(h + plen, text, tl + 1);
-        host_add(hosts, n, h, plen + tl);
+        int rc = host_add(hosts, n, h, plen + tl, err, errlen);
         free(h);
-        return 0;
+        return rc;
     }
     const char *close = strchr(open, ']');
     if (!close) {
         seterr(err, errlen, "unbalanced '[' in '%s'", text);
         return -1;
     }
+    if (close == open + 1) { /* nothing to expand: no host, while the groups before it multiply */
+        seterr(err, errlen, "empty brackets in '%s'", text);
+        return -1;
+    }
     size_t head = (size_t)(open - text);
     for (const char *p = open + 1; p < close;) {
         size_t rl = strcspn(p, ",]");
         char *dash = memchr(p, '-', rl), *end;
+        /* Numbers of at most 18 digits: no overflow, and the zero-padded
+         * text fits num below. */
         unsigned long lo = strtoul(p, &end, 10), hi = lo;
-        int ok = end > p && (dash ? end == dash : end == p + rl);
+        int ok = isdigit((unsigned char)*p) && end - p <= 18 &&
+                 (dash ? end == dash : end == p + rl);
         if (ok && dash) {
             hi = strtoul(dash + 1, &end, 10);
-            ok = end > dash + 1 && end == p + rl && hi >= lo && hi - lo < 65536;
+            ok = isdigit((unsigned char)dash[1]) && end - (dash + 1) <= 18 && end == p + rl &&
+                 hi >= lo && hi - lo < 65536;
         }
         if (!ok) {
             seterr(err, errlen, "bad range '%.*s' in '%s'", (int)rl, p, text);
@@ -380,6 +414,10 @@ int gasnetrun_hosts_slurm(const char *list, char ***hosts, uint32_t *n, char *er
         int depth = 0;
         while (p[len] && (depth || p[len] != ',')) {
             depth += p[len] == '[' ? 1 : p[len] == ']' ? -1 : 0;
+            if (depth < 0) {
+                seterr(err, errlen, "unbalanced ']' in '%.*s'", (int)len + 1, p);
+                return -1;
+            }
             len++;
         }
         if (len && slurm_one(p, len, hosts, n, err, errlen) != 0) {

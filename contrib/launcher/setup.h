@@ -54,7 +54,7 @@ int gasnetrun_expand_template(const char *tmpl, const gasnetrun_template_t *v, c
 
 /* Host list from GASNET_SSH_SERVERS-style text (commas or blanks) appended
  * to *hosts and *n (a malloc'd array of malloc'd names). */
-void gasnetrun_hosts_parse(const char *text, char ***hosts, uint32_t *n);
+int gasnetrun_hosts_parse(const char *text, char ***hosts, uint32_t *n, char *err, size_t errlen);
 
 /* Host list from a node file: one host per line, '#' starts a comment,
  * blank lines ignored; only the first word of a line counts.  Returns 0,
@@ -68,7 +68,15 @@ int gasnetrun_host_check(const char *host, char *err, size_t errlen);
 
 /* Host list from a Slurm node list ("a,b[1-3,07-08],c"; brackets expand to
  * the numbers, zero padding as written) appended to *hosts and *n.  Returns
- * 0, or -1 with a message in err. */
+ * 0, or -1 with a message in err.  Each of the host-list readers above
+ * refuses a list of more than GASNETRUN_MAX_HOSTS hosts (a product of
+ * brackets such as n[0-9999]r[0-9999] names 10^8) and says so when memory
+ * runs out, rather than return fewer hosts; they append only to lists
+ * they built (they grow the array by doubling).  The fuzz build lowers the
+ * limit (tests/fuzz/run-fuzz.sh): a million hosts per input would starve it. */
+#ifndef GASNETRUN_MAX_HOSTS
+#define GASNETRUN_MAX_HOSTS (1u << 20)
+#endif
 int gasnetrun_hosts_slurm(const char *list, char ***hosts, uint32_t *n, char *err, size_t errlen);
 
 /* Most ranks a SETUP may describe (GASNETRUN_SSH_MAX_PROCS, launcher.h). */

@@ -9,7 +9,12 @@
  * The same bytes, up to the first NUL, are also a GASNET_SSH_OPTIONS value
  * for the shell-word splitter: a refusal is one terminated line, an
  * accepted value gives as many words as it says, none containing the
- * unquoted blanks that separated them.  See README. */
+ * unquoted blanks that separated them, and a Slurm node list for its
+ * expander: a refusal is one terminated line, an accepted list names at
+ * most GASNETRUN_MAX_HOSTS hosts, none empty or holding a bracket or a
+ * comma.  See README. */
+/* The host-list limit setup.c is built with here (run-fuzz.sh). */
+#define GASNETRUN_MAX_HOSTS 4096
 #include "contrib/launcher/setup.h"
 #include "tests/fuzz/fuzz-check.h"
 
@@ -40,12 +45,32 @@ static void check_words(const unsigned char *data, size_t size)
     gasnetrun_words_free(words);
 }
 
+static void check_slurm(const unsigned char *data, size_t size)
+{
+    char *text = fuzz_text(data, size), **hosts = NULL, err[200];
+    uint32_t n = 0;
+    memset(err, 'Q', sizeof(err));
+    int rc = gasnetrun_hosts_slurm(text, &hosts, &n, err, sizeof(err));
+    free(text);
+    FUZZ_CHECK(n <= GASNETRUN_MAX_HOSTS);
+    if (rc != 0) {
+        FUZZ_CHECK(rc == -1 && memchr(err, '\0', sizeof(err)) != NULL && err[0] != '\0' &&
+                   !strchr(err, '\n'));
+    } else {
+        for (uint32_t i = 0; i < n; i++)
+            FUZZ_CHECK(hosts[i][0] != '\0' && !strpbrk(hosts[i], "[,"));
+    }
+    for (uint32_t i = 0; i < n; i++) free(hosts[i]);
+    free(hosts);
+}
+
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
     /* A private copy of exactly `size` bytes: ASan sees any overread. */
     check_words(data, size);
+    check_slurm(data, size);
     unsigned char *buf = malloc(size ? size : 1);
     FUZZ_CHECK(buf != NULL);
     if (size) memcpy(buf, data, size);

@@ -59,7 +59,7 @@ rm -f "$out/probe"
 
 # target: harness file, file under test, extra flags for the file under test.
 targets="am-wire:core/am/wire.c: bsp-proto:bootstrap/local/proto.c:-Dmalloc=fuzz_bsp_malloc \
-param-parse:other/param/param-parse.c: launch-setup:contrib/launcher/setup.c: \
+param-parse:other/param/param-parse.c: launch-setup:contrib/launcher/setup.c:-DGASNETRUN_MAX_HOSTS=4096 \
 connfile:core/ibv/conn/connfile.c: portspec:core/ibv/ports/ports_parse.c:"
 
 build() {

@@ -159,17 +159,16 @@ static void test_template(void)
 
 static void test_hosts(void)
 {
-    char **h = NULL;
+    char **h = NULL, err[300];
     uint32_t n = 0;
-    gasnetrun_hosts_parse(" a,b  c,,d\te ", &h, &n);
-    int ok = n == 5 && !strcmp(h[0], "a") && !strcmp(h[2], "c") && !strcmp(h[4], "e");
+    int ok = gasnetrun_hosts_parse(" a,b  c,,d\te ", &h, &n, err, sizeof(err)) == 0;
+    ok &= n == 5 && !strcmp(h[0], "a") && !strcmp(h[2], "c") && !strcmp(h[4], "e");
     check(ok, "GASNET_SSH_SERVERS-style list: commas and blanks separate (%u hosts)", n);
     char path[] = "/tmp/test-spawn-hosts-XXXXXX";
     int fd = mkstemp(path);
     const char *text = "# a comment\nn1\n\n  n2   slots=4\nn1 # again\n";
     ok = fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text);
     if (fd >= 0) close(fd);
-    char err[300];
     ok &= gasnetrun_hosts_read(path, &h, &n, err, sizeof(err)) == 0;
     ok &= n == 8 && !strcmp(h[5], "n1") && !strcmp(h[6], "n2") && !strcmp(h[7], "n1");
     check(ok, "node file: comments, blank lines, first word per line, duplicates kept (%u)", n);
@@ -192,7 +191,22 @@ static void test_hosts(void)
     n = 0;
     ok = gasnetrun_hosts_slurm("n[3-1]", &h, &n, err, sizeof(err)) != 0 && strstr(err, "bad range");
     ok &= gasnetrun_hosts_slurm("n[1-2", &h, &n, err, sizeof(err)) != 0 && strstr(err, "unbalanced");
+    ok &= gasnetrun_hosts_slurm("a],b", &h, &n, err, sizeof(err)) != 0 && strstr(err, "']' in 'a]'");
+    ok &= gasnetrun_hosts_slurm("n[0000000000000000000001]", &h, &n, err, sizeof(err)) != 0 &&
+          strstr(err, "bad range");
+    ok &= gasnetrun_hosts_slurm("n[ 1]", &h, &n, err, sizeof(err)) != 0 && strstr(err, "bad range");
+    ok &= gasnetrun_hosts_slurm("n[1-+2]", &h, &n, err, sizeof(err)) != 0 && strstr(err, "bad range");
+    ok &= gasnetrun_hosts_slurm("a[1-2]b[]", &h, &n, err, sizeof(err)) != 0 && strstr(err, "empty");
+    ok &= gasnetrun_hosts_slurm("a[1]b[1]c[1]d[1]e[1]f[1]g[1]h[1]i[1]j[1]k[1]l[1]m[1]n[1]o[1]p[1]q[1]",
+                                &h, &n, err, sizeof(err)) != 0 && strstr(err, "17 bracket groups");
     check(ok, "Slurm node list errors: %s", err);
+    free(h);
+    h = NULL;
+    n = 0;
+    ok = gasnetrun_hosts_slurm("n[0-1023]x[0-1024]", &h, &n, err, sizeof(err)) != 0 &&
+         strstr(err, "more than 1048576 hosts") && n == GASNETRUN_MAX_HOSTS;
+    check(ok, "Slurm node list of 1024 x 1025 hosts refused at %u: %s", n, err);
+    for (uint32_t i = 0; i < n; i++) free(h[i]);
     free(h);
     static const struct {
         const char *host;
