@@ -44,7 +44,8 @@
 # After every job: no /dev/shm/gasnet-ibv-* entry and no process of the job
 # left (each job carries a unique FAULT_TAG variable).  One line per case
 # (PASS/FAIL), exit 0 if every case holds.  make check runs a bounded set
-# (tests/softroce/verbs.d/faults.manifest).  FAULT_LOG=DIR keeps the outputs.
+# (tests/softroce/verbs.d/faults.manifest).  FAULT_LOG=DIR keeps the outputs;
+# FAULT_GASNET="GASNET_NUM_QPS=2 ..." adds settings to every job.
 set -u
 BUILD=${TEST_BUILDDIR:-$PWD}
 CYCLES=100
@@ -70,6 +71,10 @@ for p in tests/integration/verbs/am-flood tests/integration/relia/wirefault gasn
 done
 for v in $(compgen -e | grep '^GASNET_'); do unset "$v"; done
 export GASNET_SUPERNODE_MAXSIZE=1
+# FAULT_GASNET="GASNET_X=v ...": settings for every job (e.g. GASNET_NUM_QPS=2).
+for kv in ${FAULT_GASNET:-}; do
+    case $kv in GASNET_*=*) export "$kv" ;; *) echo "faults.sh: FAULT_GASNET entry '$kv' is not GASNET_NAME=VALUE" >&2; exit 2 ;; esac
+done
 # Link-flap recovery is on unless FAULT_RECOVERY=0 (GASNET_RECONNECT_TIMEOUT=0):
 # with it every flapped job must pass with its data checked.
 RECOVERY=1
