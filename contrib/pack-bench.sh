@@ -35,8 +35,10 @@ for p in perf-am perf-rma perf-barrier perf-twoway perf-many perf-start \
          ref-memcpy ref-shm ref-many; do
     progs+=("tests/perf/$p")
 done
-scripts=(bench.py bench_config.py bench_many.py bench_plot.py bench_validate.py
-         bench_verbs.py bench_perftest.py bench.schema.json)
+# Every bench*.py (bench.py imports the others; a list here once missed a
+# new one) and the schema.
+scripts=(bench.schema.json)
+for s in "$here"/tests/perf/bench*.py; do scripts+=("$(basename "$s")"); done
 
 for p in "${progs[@]}"; do
     [ -x "$builddir/$p" ] || {
