@@ -40,6 +40,7 @@ EXTRA_DIST += \
 	tests/perf/bench.schema.json \
 	tests/perf/icount.sh \
 	tests/perf/pack-check.sh \
+	tests/perf/paired-ratio.py \
 	tests/perf/twoway-check.sh
 
 PERF_CPPFLAGS = $(TEST_SEQ_CPPFLAGS) -D_GNU_SOURCE

@@ -36,8 +36,8 @@ enum op { PUT_LAT, GET_LAT, PUT_NBI, GET_NBI, PUT_NB, GET_NB, PUT8_RATE };
 static void *local_buf(void) { return bg_seg_at(0, region); }
 static void *remote_buf(void) { return bg_seg_at(bg_peer, 0); }
 
-/* The team and the peer are read once, into locals, as ref-memcpy reads
- * its two pointers: a global reloaded after every copy (a copy may write
+/* The team, the peer and the window are read once, into locals, as
+ * ref-memcpy reads its two pointers: a global reloaded after every copy (a copy may write
  * any memory) sits at some page offset, and a load whose address matches
  * the low 12 bits of a store just made by the copy waits for it (4K
  * aliasing): with page-aligned buffers that made the program's layout, not
@@ -50,6 +50,7 @@ static void loop(enum op op, size_t n, long iters)
 #define bg_tm bg_tm_
 #define bg_peer bg_peer_
     static gex_Event_t ev[MAX_WINDOW];
+    const long win = window; /* in a register, not reloaded after each copy */
     long w = 0;
     switch (op) {
     case PUT_LAT:
@@ -67,17 +68,20 @@ static void loop(enum op op, size_t n, long iters)
         for (long i = 0; i < iters; i++) BG_OK(gex_RMA_GetNBI(bg_tm, loc, bg_peer, rem, n, 0));
         gex_NBI_Wait(GEX_EC_GET, 0);
         break;
-    case PUT_NB:
-    case GET_NB:
-        for (long i = 0; i < iters; i++) {
-            ev[w++] = (op == PUT_NB) ? gex_RMA_PutNB(bg_tm, bg_peer, rem, loc, n, GEX_EVENT_DEFER, 0)
-                                     : gex_RMA_GetNB(bg_tm, loc, bg_peer, rem, n, 0);
-            if (w == window) {
-                gex_Event_WaitAll(ev, (size_t)w, 0);
-                w = 0;
-            }
+    case PUT_NB: /* windows of win events, the last one shorter */
+        for (long i = 0; i < iters; i += w) {
+            w = iters - i < win ? iters - i : win;
+            for (long j = 0; j < w; j++)
+                ev[j] = gex_RMA_PutNB(bg_tm, bg_peer, rem, loc, n, GEX_EVENT_DEFER, 0);
+            gex_Event_WaitAll(ev, (size_t)w, 0);
         }
-        if (w) gex_Event_WaitAll(ev, (size_t)w, 0);
+        break;
+    case GET_NB:
+        for (long i = 0; i < iters; i += w) {
+            w = iters - i < win ? iters - i : win;
+            for (long j = 0; j < w; j++) ev[j] = gex_RMA_GetNB(bg_tm, loc, bg_peer, rem, n, 0);
+            gex_Event_WaitAll(ev, (size_t)w, 0);
+        }
         break;
     case PUT8_RATE:
         for (long i = 0; i < iters; i++)
