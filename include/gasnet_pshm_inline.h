@@ -66,9 +66,11 @@ extern gasneti_pshm_rmatab_t gasneti_pshm_rmatab;
 #define GASNETI_PSHM_INLINE_RMA 1
 
 /* Where [addr, addr+nbytes) of rank's segment is mapped here, or NULL.
- * Declared const: once published the translation never changes (no valid
- * call reaches a neighbour's segment before attach publishes it, and the
- * table never shrinks), so its result depends on its arguments alone.  A
+ * Declared const: once attach has published it the translation never
+ * changes (the table never shrinks), so its result depends on its
+ * arguments alone; and should the compiler evaluate it before the table is
+ * published, NULL only sends the call to the library, which is never
+ * wrong (the library checks and routes everything).  A
  * loop that puts to or gets from the same place computes it once, before
  * the loop, instead of loading the table again after every copy (a copy
  * may write any memory, and those loads wait behind the copy's stores:
