@@ -341,9 +341,6 @@ int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p,
     gasneti_the_tm.size = size;
     gasneti_the_tm.flags = 0;
     gasneti_thunk_tm = &gasneti_the_tm;
-    /* The inline RMA path's team test reads it beside the table (before
-     * attach publishes the table's neighbours, so never a stale one). */
-    gasneti_pshm_rmatab.tm = gasneti_thunk_tm;
     gasneti_seginfo = calloc(size, sizeof(gasneti_seginfo_t));
     if (!gasneti_seginfo) gasneti_fatalerror("out of memory at startup (%u ranks)", size);
 

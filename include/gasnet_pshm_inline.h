@@ -12,8 +12,8 @@
  * segment yet) calls the library's function, which checks its arguments
  * and routes the call.
  *
- * Only the primordial team (gasneti_thunk_tm, copied into the table) takes
- * the inline path: its ranks are job ranks.  Debug builds (GASNET_DEBUG) and the library itself
+ * Only the primordial team (&gasneti_the_tm) takes the inline path: its
+ * ranks are job ranks.  Debug builds (GASNET_DEBUG) and the library itself
  * always call the functions, so that every argument is checked there.
  * Completion: a copy is complete on return, so NB forms return
  * GEX_EVENT_INVALID and set an lc event to GEX_EVENT_INVALID, as the library
@@ -46,7 +46,6 @@ typedef struct {
     uint32_t first;     /* job rank of neighbour index 0 */
     uint32_t n;         /* neighbours in the run (0: no inline path) */
     const gasneti_pshm_rmaseg_t *seg;
-    const void *tm;     /* the primordial team (gasneti_thunk_tm), or NULL */
 #if defined(__GNUC__)
 } __attribute__((__aligned__(GASNETI_PSHM_RMATAB_PAGE))) gasneti_pshm_rmatab_t;
 #else
@@ -57,6 +56,9 @@ typedef struct {
 extern "C" {
 #endif
 extern gasneti_pshm_rmatab_t gasneti_pshm_rmatab;
+/* The primordial team: its gex_TM_t is always this object's address (a
+ * link-time constant, so the team test below loads nothing). */
+extern struct gasneti_tm_s gasneti_the_tm;
 #ifdef __cplusplus
 }
 #endif
@@ -70,40 +72,43 @@ extern gasneti_pshm_rmatab_t gasneti_pshm_rmatab;
  * changes (the table never shrinks), so its result depends on its
  * arguments alone; and should the compiler evaluate it before the table is
  * published, NULL only sends the call to the library, which is never
- * wrong (the library checks and routes everything).  A
- * loop that puts to or gets from the same place computes it once, before
- * the loop, instead of loading the table again after every copy (a copy
- * may write any memory, and those loads wait behind the copy's stores:
- * core/pshm/README "What the lookup costs").  Out of line, since the
- * attribute only holds for a call: inlined, its loads would be ordinary
- * loads again.  Where the arguments change from call to call the call
- * costs about 13 instructions more than inline loads
- * (tests/perf/icount.sh), still less than a memcpy call. */
+ * wrong (the library checks and routes everything).  A loop that puts to
+ * or gets from the same place computes it once, before the loop, instead
+ * of loading the table again after every copy (a copy may write any
+ * memory, and those loads wait behind the copy's stores: core/pshm/README
+ * "What the lookup costs").  Out of line, since the attribute only holds
+ * for a call: inlined, its loads would be ordinary loads again.  The team
+ * is not an argument: a client's team handle is mostly a global, which the
+ * compiler reloads after each copy and could not treat as invariant; it is
+ * compared with a link-time constant in the caller instead.  Called every
+ * time (arguments that change), an 8-byte put costs 33 instructions
+ * against 26 with the loads inline (tests/perf/icount.sh). */
 #if defined(__GNUC__)
 #define GASNETI_PSHM_XLATE_ATTR __attribute__((__const__, __noinline__, __unused__))
 #else
 #define GASNETI_PSHM_XLATE_ATTR inline
 #endif
-static GASNETI_PSHM_XLATE_ATTR void *gasneti_pshm_xlate(const void *tm, uint32_t rank,
-                                                              uintptr_t addr, size_t nbytes)
+static GASNETI_PSHM_XLATE_ATTR void *gasneti_pshm_xlate(uint32_t rank, uintptr_t addr,
+                                                        size_t nbytes)
 {
     const gasneti_pshm_rmaseg_t *s;
     uint32_t d = rank - gasneti_pshm_rmatab.first;
     uintptr_t off;
-    if (__builtin_expect(d >= gasneti_pshm_rmatab.n || tm != gasneti_pshm_rmatab.tm, 0))
-        return NULL;
+    if (__builtin_expect(d >= gasneti_pshm_rmatab.n, 0)) return NULL;
     s = &gasneti_pshm_rmatab.seg[d];
     off = addr - s->owner;
     if (__builtin_expect(off >= s->size || nbytes > s->size - off, 0)) return NULL;
     return s->local + off;
 }
 
-/* Whether [addr, addr+nbytes) of rank's segment is mapped here; if so *pp
- * says where. */
+/* Whether [addr, addr+nbytes) of tm's rank's segment is mapped here; if
+ * so *pp says where.  The lookup comes first, unconditionally, so that a
+ * loop can compute it before its first turn. */
 static inline int gasneti_pshm_rma_at(gex_TM_t tm, gex_Rank_t rank, const void *addr,
                                       size_t nbytes, void **pp)
 {
-    void *p = gasneti_pshm_xlate((const void *)tm, (uint32_t)rank, (uintptr_t)addr, nbytes);
+    void *p = gasneti_pshm_xlate((uint32_t)rank, (uintptr_t)addr, nbytes);
+    p = tm == &gasneti_the_tm ? p : NULL; /* one test of p below */
     if (__builtin_expect(p == NULL, 0)) return 0;
     *pp = p;
     return 1;

@@ -1,9 +1,9 @@
 #!/bin/bash
 # tests/perf/icount.sh: instructions per operation on the injection paths
-# (AM Short Request, 8-byte put) over PSHM, counted by valgrind's callgrind.
+# (AM Short Request, 8-byte puts) over PSHM, counted by valgrind's callgrind.
 #
 #   tests/perf/icount.sh [--builddir DIR] [--count N] [--ops "am_short put8_nbi put8_blk"]
-#                        [--top K] [--json FILE] [--keep DIR]
+#                        [--top K] [--json FILE] [--keep DIR] [--max OP=N ...]
 #
 # Method (tests/perf/README, "Instruction counts"):
 #   * tests/perf/perf-inject OP COUNT runs as a 2-rank job with both ranks
@@ -18,7 +18,9 @@
 #   * The breakdown lists the functions with the most self instructions in
 #     the 2N run, per op (callgrind_annotate).
 # Instruction counts do not depend on machine load, unlike times: use them
-# to compare two builds.  Exit 0; 77 with "SKIP: ..." if valgrind is missing.
+# to compare two builds.  --max OP=N fails (exit 1) when OP costs more than
+# N per op (make check: put8_loop, the inline lookup computed once).
+# Exit 0; 77 with "SKIP: ..." if valgrind is missing.
 set -u
 
 BUILDDIR=.
@@ -27,6 +29,7 @@ OPS="am_short put8_nbi put8_blk"
 TOP=6
 JSON=
 KEEP=
+declare -A MAX
 while [ $# -gt 0 ]; do
     case "$1" in
     --builddir) BUILDDIR=$2; shift 2 ;;
@@ -35,7 +38,11 @@ while [ $# -gt 0 ]; do
     --top) TOP=$2; shift 2 ;;
     --json) JSON=$2; shift 2 ;;
     --keep) KEEP=$2; shift 2 ;;
-    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --max)
+        [[ "${2:-}" =~ ^([a-z0-9_]+)=([0-9]+)$ ]] ||
+            { echo "icount.sh: --max wants OP=N, not '${2:-}'" >&2; exit 2; }
+        MAX[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}; shift 2 ;;
+    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "icount.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -113,4 +120,15 @@ if [ -n "$JSON" ] && [ -f "$WORK/summary" ]; then
         { printf "%s\n    {\"op\": \"%s\", \"ir_n\": %s, \"ir_2n\": %s, \"per_op\": %.1f}", (NR > 1 ? "," : ""), $1, $2, $3, ($3 - $2) / n }
         END { printf "\n  ]\n}\n" }' "$WORK/summary" >"$JSON"
 fi
+for op in "${!MAX[@]}"; do
+    if [ -z "${PER[$op]:-}" ]; then
+        echo "FAIL: --max $op=${MAX[$op]}: $op was not counted (not in --ops, or its run failed)"
+        status=1
+    elif awk -v v="${PER[$op]}" -v m="${MAX[$op]}" 'BEGIN { exit !(v > m) }'; then
+        echo "FAIL: $op costs ${PER[$op]} instructions per op, more than --max ${MAX[$op]}"
+        status=1
+    else
+        echo "ok: $op ${PER[$op]} <= ${MAX[$op]} instructions per op"
+    fi
+done
 exit $status

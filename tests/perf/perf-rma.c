@@ -36,61 +36,82 @@ enum op { PUT_LAT, GET_LAT, PUT_NBI, GET_NBI, PUT_NB, GET_NB, PUT8_RATE };
 static void *local_buf(void) { return bg_seg_at(0, region); }
 static void *remote_buf(void) { return bg_seg_at(bg_peer, 0); }
 
-/* The team, the peer and the window are read once, into locals, as
- * ref-memcpy reads its two pointers: a global reloaded after every copy (a copy may write
- * any memory) sits at some page offset, and a load whose address matches
- * the low 12 bits of a store just made by the copy waits for it (4K
- * aliasing): with page-aligned buffers that made the program's layout, not
- * the library, decide some sizes' times. */
+/* One function per test, each with the team, the peer, the buffers and
+ * the counts as arguments (in registers, as ref-memcpy keeps its two
+ * pointers): a global reloaded after every copy (a copy may write any
+ * memory) sits at some page offset, and a load whose address matches the
+ * low 12 bits of a store just made by the copy waits for it (4K aliasing);
+ * one function for all tests also made the compiler spill values the
+ * loops reload from the stack.  Either way the program's own layout, not
+ * the library, decided some sizes' times. */
+#define PERF_LOOP static __attribute__((__noinline__)) void
+
+PERF_LOOP put_lat(gex_TM_t tm, gex_Rank_t peer, char *rem, char *loc, size_t n, long iters)
+{
+    for (long i = 0; i < iters; i++) BG_OK(gex_RMA_PutBlocking(tm, peer, rem, loc, n, 0));
+}
+
+PERF_LOOP get_lat(gex_TM_t tm, gex_Rank_t peer, char *rem, char *loc, size_t n, long iters)
+{
+    for (long i = 0; i < iters; i++) BG_OK(gex_RMA_GetBlocking(tm, loc, peer, rem, n, 0));
+}
+
+PERF_LOOP put_nbi(gex_TM_t tm, gex_Rank_t peer, char *rem, char *loc, size_t n, long iters)
+{
+    for (long i = 0; i < iters; i++)
+        BG_OK(gex_RMA_PutNBI(tm, peer, rem, loc, n, GEX_EVENT_DEFER, 0));
+    gex_NBI_Wait(GEX_EC_PUT, 0);
+}
+
+PERF_LOOP get_nbi(gex_TM_t tm, gex_Rank_t peer, char *rem, char *loc, size_t n, long iters)
+{
+    for (long i = 0; i < iters; i++) BG_OK(gex_RMA_GetNBI(tm, loc, peer, rem, n, 0));
+    gex_NBI_Wait(GEX_EC_GET, 0);
+}
+
+static gex_Event_t ev[MAX_WINDOW];
+
+/* NB: windows of win events (the last one shorter), each ended by WaitAll. */
+PERF_LOOP put_nb(gex_TM_t tm, gex_Rank_t peer, char *rem, char *loc, size_t n, long iters,
+                 long win)
+{
+    for (long i = 0, w; i < iters; i += w) {
+        w = iters - i < win ? iters - i : win;
+        for (long j = 0; j < w; j++)
+            ev[j] = gex_RMA_PutNB(tm, peer, rem, loc, n, GEX_EVENT_DEFER, 0);
+        gex_Event_WaitAll(ev, (size_t)w, 0);
+    }
+}
+
+PERF_LOOP get_nb(gex_TM_t tm, gex_Rank_t peer, char *rem, char *loc, size_t n, long iters,
+                 long win)
+{
+    for (long i = 0, w; i < iters; i += w) {
+        w = iters - i < win ? iters - i : win;
+        for (long j = 0; j < w; j++) ev[j] = gex_RMA_GetNB(tm, loc, peer, rem, n, 0);
+        gex_Event_WaitAll(ev, (size_t)w, 0);
+    }
+}
+
+PERF_LOOP put8_rate(gex_TM_t tm, gex_Rank_t peer, char *rem, char *loc, long iters)
+{
+    for (long i = 0; i < iters; i++)
+        BG_OK(gex_RMA_PutNBI(tm, peer, rem + 8 * (i & 7), loc, 8, GEX_EVENT_NOW, 0));
+    gex_NBI_Wait(GEX_EC_PUT, 0);
+}
+
 static void loop(enum op op, size_t n, long iters)
 {
     char *loc = local_buf(), *rem = remote_buf();
-    gex_TM_t bg_tm_ = bg_tm;
-    gex_Rank_t bg_peer_ = bg_peer;
-#define bg_tm bg_tm_
-#define bg_peer bg_peer_
-    static gex_Event_t ev[MAX_WINDOW];
-    const long win = window; /* in a register, not reloaded after each copy */
-    long w = 0;
     switch (op) {
-    case PUT_LAT:
-        for (long i = 0; i < iters; i++) BG_OK(gex_RMA_PutBlocking(bg_tm, bg_peer, rem, loc, n, 0));
-        break;
-    case GET_LAT:
-        for (long i = 0; i < iters; i++) BG_OK(gex_RMA_GetBlocking(bg_tm, loc, bg_peer, rem, n, 0));
-        break;
-    case PUT_NBI:
-        for (long i = 0; i < iters; i++)
-            BG_OK(gex_RMA_PutNBI(bg_tm, bg_peer, rem, loc, n, GEX_EVENT_DEFER, 0));
-        gex_NBI_Wait(GEX_EC_PUT, 0);
-        break;
-    case GET_NBI:
-        for (long i = 0; i < iters; i++) BG_OK(gex_RMA_GetNBI(bg_tm, loc, bg_peer, rem, n, 0));
-        gex_NBI_Wait(GEX_EC_GET, 0);
-        break;
-    case PUT_NB: /* windows of win events, the last one shorter */
-        for (long i = 0; i < iters; i += w) {
-            w = iters - i < win ? iters - i : win;
-            for (long j = 0; j < w; j++)
-                ev[j] = gex_RMA_PutNB(bg_tm, bg_peer, rem, loc, n, GEX_EVENT_DEFER, 0);
-            gex_Event_WaitAll(ev, (size_t)w, 0);
-        }
-        break;
-    case GET_NB:
-        for (long i = 0; i < iters; i += w) {
-            w = iters - i < win ? iters - i : win;
-            for (long j = 0; j < w; j++) ev[j] = gex_RMA_GetNB(bg_tm, loc, bg_peer, rem, n, 0);
-            gex_Event_WaitAll(ev, (size_t)w, 0);
-        }
-        break;
-    case PUT8_RATE:
-        for (long i = 0; i < iters; i++)
-            BG_OK(gex_RMA_PutNBI(bg_tm, bg_peer, rem + 8 * (i & 7), loc, 8, GEX_EVENT_NOW, 0));
-        gex_NBI_Wait(GEX_EC_PUT, 0);
-        break;
+    case PUT_LAT: put_lat(bg_tm, bg_peer, rem, loc, n, iters); break;
+    case GET_LAT: get_lat(bg_tm, bg_peer, rem, loc, n, iters); break;
+    case PUT_NBI: put_nbi(bg_tm, bg_peer, rem, loc, n, iters); break;
+    case GET_NBI: get_nbi(bg_tm, bg_peer, rem, loc, n, iters); break;
+    case PUT_NB: put_nb(bg_tm, bg_peer, rem, loc, n, iters, window); break;
+    case GET_NB: get_nb(bg_tm, bg_peer, rem, loc, n, iters, window); break;
+    case PUT8_RATE: put8_rate(bg_tm, bg_peer, rem, loc, iters); break;
     }
-#undef bg_tm
-#undef bg_peer
 }
 
 /* --paired: the memcpy a PSHM put (to the peer's segment mapped here) or
