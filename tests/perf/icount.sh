@@ -2,7 +2,7 @@
 # tests/perf/icount.sh: instructions per operation on the injection paths
 # (AM Short Request, 8-byte puts) over PSHM, counted by valgrind's callgrind.
 #
-#   tests/perf/icount.sh [--builddir DIR] [--count N] [--ops "am_short put8_nbi put8_blk"]
+#   tests/perf/icount.sh [--builddir DIR] [--count N] [--ops "am_short put8_nbi put8_blk put8_loop"]
 #                        [--top K] [--json FILE] [--keep DIR] [--max OP=N ...]
 #
 # Method (tests/perf/README, "Instruction counts"):
@@ -25,7 +25,7 @@ set -u
 
 BUILDDIR=.
 COUNT=20000
-OPS="am_short put8_nbi put8_blk"
+OPS="am_short put8_nbi put8_blk put8_loop"
 TOP=6
 JSON=
 KEEP=

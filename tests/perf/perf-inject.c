@@ -10,10 +10,10 @@
  *              happens outside the counted function)
  *   put8_nbi   gex_RMA_PutNBI of 8 bytes with lc GEX_EVENT_NOW
  *   put8_blk   gex_RMA_PutBlocking of 8 bytes
- *   put8_loop  gex_RMA_PutBlocking of 8 bytes, LOOP times in one wrapper
- *              call with the same arguments (COUNT puts in COUNT / LOOP
- *              calls, so the count per op is per put): the client loop
- *              whose neighbour lookup the compiler computes once
+ *   put8_loop  gex_RMA_PutBlocking of 8 bytes, up to LOOP times in one
+ *              wrapper call with the same arguments (COUNT puts in all,
+ *              so the count per op is per put): the client loop whose
+ *              neighbour lookup the compiler computes once
  *              (include/gasnet_pshm_inline.h, gasneti_pshm_xlate)
  * Each call goes through a non-inlined wrapper named bench_inject_<OP>;
  * icount.sh counts only inside it (--toggle-collect) and takes the
@@ -53,12 +53,12 @@ __attribute__((__noinline__)) int bench_inject_put8_blk(gex_Rank_t peer, void *d
 
 #define LOOP 64
 __attribute__((__noinline__)) int bench_inject_put8_loop(gex_Rank_t peer, void *dst,
-                                                         const void *src);
+                                                         const void *src, int k);
 __attribute__((__noinline__)) int bench_inject_put8_loop(gex_Rank_t peer, void *dst,
-                                                         const void *src)
+                                                         const void *src, int k)
 {
     int rc = 0;
-    for (int k = 0; k < LOOP; k++) rc |= gex_RMA_PutBlocking(bg_tm, peer, dst, src, 8, 0);
+    for (int j = 0; j < k; j++) rc |= gex_RMA_PutBlocking(bg_tm, peer, dst, src, 8, 0);
     return rc;
 }
 
@@ -73,9 +73,9 @@ int main(int argc, char **argv)
     bench_opts.prog = "perf-inject";
     if (argc != 3 || (strcmp(argv[1], "am_short") && strcmp(argv[1], "put8_nbi") &&
                       strcmp(argv[1], "put8_blk") && strcmp(argv[1], "put8_loop")) ||
-        (count = atol(argv[2])) < 1 || (!strcmp(argv[1], "put8_loop") && count % LOOP)) {
-        fprintf(stderr, "usage: perf-inject am_short|put8_nbi|put8_blk|put8_loop COUNT (COUNT >= "
-                        "1; a multiple of %d for put8_loop)\n", LOOP);
+        (count = atol(argv[2])) < 1) {
+        fprintf(stderr,
+                "usage: perf-inject am_short|put8_nbi|put8_blk|put8_loop COUNT (COUNT >= 1)\n");
         return 2;
     }
     op = argv[1];
@@ -94,7 +94,10 @@ int main(int argc, char **argv)
             for (long i = 0; i < count; i++) BG_OK(bench_inject_put8_nbi(bg_peer, dst, src));
             gex_NBI_Wait(GEX_EC_PUT, 0);
         } else if (!strcmp(op, "put8_loop")) {
-            for (long i = 0; i < count; i += LOOP) BG_OK(bench_inject_put8_loop(bg_peer, dst, src));
+            for (long i = 0; i < count; i += LOOP) {
+                int k = count - i < LOOP ? (int)(count - i) : LOOP;
+                BG_OK(bench_inject_put8_loop(bg_peer, dst, src, k));
+            }
         } else {
             for (long i = 0; i < count; i++) BG_OK(bench_inject_put8_blk(bg_peer, dst, src));
         }
