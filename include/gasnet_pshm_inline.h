@@ -68,21 +68,14 @@ extern struct gasneti_tm_s gasneti_the_tm;
 #define GASNETI_PSHM_INLINE_RMA 1
 
 /* Where [addr, addr+nbytes) of rank's segment is mapped here, or NULL.
- * Declared const: once attach has published it the translation never
- * changes (the table never shrinks), so its result depends on its
- * arguments alone; and should the compiler evaluate it before the table is
- * published, NULL only sends the call to the library, which is never
- * wrong (the library checks and routes everything).  A loop that puts to
- * or gets from the same place computes it once, before the loop, instead
- * of loading the table again after every copy (a copy may write any
- * memory, and those loads wait behind the copy's stores: core/pshm/README
- * "What the lookup costs").  Out of line, since the attribute only holds
- * for a call: inlined, its loads would be ordinary loads again.  The team
- * is not an argument: a client's team handle is mostly a global, which the
- * compiler reloads after each copy and could not treat as invariant; it is
- * compared with a link-time constant in the caller instead.  Called every
- * time (arguments that change), an 8-byte put costs 33 instructions
- * against 26 with the loads inline (tests/perf/icount.sh). */
+ * Declared const (its result depends on its arguments alone: the table is
+ * filled once at attach and never shrinks, and an evaluation before that
+ * returns NULL, which only sends the call to the library), so a loop that
+ * repeats a put or get computes it once instead of after every copy.  Out
+ * of line because the attribute only holds for a call.  The team is not an
+ * argument: clients keep it in a global, which the compiler reloads after
+ * every copy; the caller compares it with a constant.  Design and cost:
+ * core/pshm/README "Inline RMA". */
 #if defined(__GNUC__)
 #define GASNETI_PSHM_XLATE_ATTR __attribute__((__const__, __noinline__, __unused__))
 #else
