@@ -12,6 +12,8 @@
 
 GASNETI_TLS gasnete_threaddata_t *gasnete_threaddata_tls = NULL;
 
+size_t gasneti_events_live; /* GASNETE_EVENTS_LIVE_ADD (extended_internal.h) */
+
 #define GASNETE_OP_CHUNK 64 /* ops allocated at a time when a pool runs dry */
 
 static void gasnete_iop_reset(gasnete_iop_t *iop, uint32_t kind)
@@ -77,12 +79,14 @@ static gasnete_iop_t *gasnete_iop_alloc(gasnete_threaddata_t *td)
                                sizeof(*iop));
     }
     gasnete_iop_reset(iop, GASNETE_EV_IOP);
+    GASNETE_EVENTS_LIVE_ADD(1);
     return iop;
 }
 
 static void gasnete_iop_free(gasnete_iop_t *iop)
 {
     gasnete_threaddata_t *td = gasnete_mythread();
+    GASNETE_EVENTS_LIVE_ADD(-1);
     iop->ev.kind = GASNETE_EV_FREE;
     iop->next = td->iop_free;
     td->iop_free = iop;

@@ -123,9 +123,21 @@ static inline gasnete_iop_t *gasnete_current_iop(gasnete_threaddata_t *td)
 void gasnete_op_pool_refill(gasnete_threaddata_t *td);
 /* Takes an op of the calling thread's pool, kind OP, counters zero, no leaf.
  * Lock-free; allocates only when the pool is empty (warm-up). */
+/* Event objects allocated and not yet freed (ops and access regions), the
+ * count gasnet_pshm_inline.h's WaitAll/TestAll read: at 0 the client holds
+ * no valid event, so its array needs no look.  Not kept in PAR builds, where
+ * threads allocate from pools of their own and a shared counter would be a
+ * cache line they all write (the inline calls look at the array there). */
+#if defined(GASNET_PAR)
+#define GASNETE_EVENTS_LIVE_ADD(k) ((void)0)
+#else
+#define GASNETE_EVENTS_LIVE_ADD(k) ((void)(gasneti_events_live += (size_t)(k)))
+#endif
+
 static inline gasnete_op_t *gasnete_op_alloc(gasnete_threaddata_t *td)
 {
     if (GASNETE_UNLIKELY(td->op_free == NULL)) gasnete_op_pool_refill(td);
+    GASNETE_EVENTS_LIVE_ADD(1);
     gasnete_op_t *op = td->op_free;
     td->op_free = op->next;
     op->ev.kind = GASNETE_EV_OP;
@@ -138,6 +150,7 @@ static inline gasnete_op_t *gasnete_op_alloc(gasnete_threaddata_t *td)
 static inline void gasnete_op_free(gasnete_op_t *op)
 {
     gasnete_threaddata_t *td = gasnete_mythread();
+    GASNETE_EVENTS_LIVE_ADD(-1);
     op->ev.kind = GASNETE_EV_FREE;
     op->lc_ev.kind = GASNETE_EV_FREE;
     op->next = td->op_free;

@@ -19,6 +19,9 @@
 
 #define BENCH_MAX_SIZES 64
 #define BENCH_MAX_REPS 64
+/* perf-rma's NB tests: events per gex_Event_WaitAll (its --window default),
+ * and ref-memcpy's memcpy_ev_bw, the same loop with memcpy. */
+#define BENCH_NB_WINDOW 64
 
 typedef struct {
     const char *prog;              /* program name (JSON "program") */
@@ -80,5 +83,8 @@ int bench_report(int ranks);
 
 /* Keeps the compiler from dropping or merging the accesses around it. */
 #define BENCH_COMPILER_FENCE() __asm__ __volatile__("" ::: "memory")
+/* The same, and p's target counts as read: stores to an array nothing else
+ * reads are kept. */
+#define BENCH_ESCAPE(p) __asm__ __volatile__("" : : "r"(p) : "memory")
 
 #endif /* IBVTEST_PERF_BENCH_H */

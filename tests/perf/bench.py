@@ -233,6 +233,10 @@ def host_reference(data, test, size):
     if test in ("put_lat", "get_lat"):
         vals, why = data.get("ref-memcpy", "memcpy_time", size)
         return "memcpy", vals, why, "ref-memcpy memcpy_time size %d (time per copy)" % size
+    if test in ("put_nb_bw", "get_nb_bw"):
+        # The client stores each returned event: the same loop with memcpy.
+        vals, why = data.get("ref-memcpy", "memcpy_ev_bw", size)
+        return "memcpy + event store", vals, why, "ref-memcpy memcpy_ev_bw size %d" % size
     if test.endswith("_bw"):
         vals, why = data.get("ref-memcpy", "memcpy_bw", size)
         return "memcpy", vals, why, "ref-memcpy memcpy_bw size %d" % size

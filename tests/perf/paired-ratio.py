@@ -6,7 +6,9 @@
 For each test and size, the time ratio of our best repetition to the
 best repetition of the memcpy paired with it (TEST_memcpy) in the same
 run: > 1 means slower than memcpy (bandwidth rows are inverted so that
-every figure reads the same way).  One value per file, joined by '/'.
+every figure reads the same way).  NB tests also have TEST_memcpy_ev (the
+same loop of memcpy and event stores), shown as column TEST/ev.  One value
+per file, joined by '/'.
 """
 import json
 import sys
@@ -16,13 +18,14 @@ def ratios(path):
     rows = {(r["test"], r["size"]): r for r in json.load(open(path))["results"]}
     out = {}
     for (test, size), r in rows.items():
-        ref = rows.get((test + "_memcpy", size))
-        if test.endswith("_memcpy") or ref is None:
-            continue
-        if r["unit"] == "us":
-            out[(test, size)] = r["min"] / ref["min"]
-        else:
-            out[(test, size)] = ref["max"] / r["max"]
+        for suffix, column in (("_memcpy", test), ("_memcpy_ev", test + "/ev")):
+            ref = rows.get((test + suffix, size))
+            if "_memcpy" in test or ref is None:
+                continue
+            if r["unit"] == "us":
+                out[(column, size)] = r["min"] / ref["min"]
+            else:
+                out[(column, size)] = ref["max"] / r["max"]
     return out
 
 

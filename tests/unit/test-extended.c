@@ -99,6 +99,42 @@ static void test_op_completion(void)
     check(gasnete_event_test(ev, "t") == GASNET_OK, "event_new: done after op_done");
 }
 
+/* gasneti_events_live (kept outside PAR builds; this test is a SEQ build):
+ * every op or access region allocated counts until it is freed, so at 0 the
+ * inline WaitAll/TestAll of gasnet_pshm_inline.h may skip the array. */
+static void test_live_count(void)
+{
+    size_t base = gasneti_events_live;
+    gasnete_cmpl_t c;
+    gex_Event_t ev = gasnete_event_new(&c);
+    gasnete_cmpl_begin(&c, 1);
+    check(gasneti_events_live == base + 1, "live count: an NB op's event counts");
+    gasnete_op_t *op = gasnete_op_alloc(gasnete_mythread());
+    gex_Event_t leaf = gasnete_op_enable_lc(op);
+    check(gasneti_events_live == base + 2, "live count: an op with a leaf counts once");
+    gasnete_cmpl_op_done(&c);
+    check(gasnete_event_test(ev, "t") == GASNET_OK && gasneti_events_live == base + 1,
+          "live count: a successful test gives the event back");
+    check(gasnete_event_test(leaf, "t") == GASNET_OK && gasneti_events_live == base + 1,
+          "live count: testing a leaf keeps its root counted");
+    check(gasnete_event_test(&op->ev, "t") == GASNET_OK && gasneti_events_live == base,
+          "live count: the root's test gives it back");
+
+    gex_NBI_BeginAccessRegion(0);
+    check(gasneti_events_live == base + 1, "live count: an open access region counts");
+    check(gex_NBI_EndAccessRegion(0) == GEX_EVENT_INVALID && gasneti_events_live == base,
+          "live count: an empty region ends uncounted");
+    gex_NBI_BeginAccessRegion(0);
+    gasnete_cmpl_t g = {&gasnete_current_iop(gasnete_mythread())->get, NULL};
+    gasnete_cmpl_begin(&g, 1);
+    gex_Event_t rev = gex_NBI_EndAccessRegion(0);
+    check(rev != GEX_EVENT_INVALID && gasneti_events_live == base + 1,
+          "live count: a pending region's event counts");
+    gasnete_cmpl_op_done(&g);
+    check(gasnete_event_test(rev, "t") == GASNET_OK && gasneti_events_live == base,
+          "live count: the region event's test gives it back");
+}
+
 /* ---- NBI ---------------------------------------------------------------------- */
 
 static void test_nbi(void)
@@ -415,6 +451,7 @@ int main(void)
 {
     test_pool();
     test_op_completion();
+    test_live_count();
     test_nbi();
     test_regions();
     test_values();
