@@ -44,6 +44,7 @@
  * and kill deadline (bootstrap/README) stay as the backstop.
  */
 #include "core/gasnet_core_private.h"
+#include "core/pshm/pshm.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -709,6 +710,14 @@ static void on_fatal_signal(int sig, siginfo_t *si, void *uc)
     if (si && si->si_code > 0 && /* a fault, not kill() or raise() */
         (sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL))
         snprintf(where, sizeof(where), " at address %p", si->si_addr);
+    const char *shm = si && si->si_code > 0 && sig == SIGBUS ? gasnetc_pshm_mapping_of(si->si_addr)
+                                                           : NULL;
+    if (shm) /* a page of shared memory that could not be allocated at first touch */
+        gasneti_fatalerror("caught fatal signal SIGBUS%s, in %s (shared memory): /dev/shm had "
+                           "no page left for it; enlarge /dev/shm (mount -o remount,size=...) "
+                           "or lower GASNET_PSHM_NETWORK_DEPTH; aborting the job with exit "
+                           "code %d",
+                           where, shm, 128 + sig);
     gasneti_fatalerror("caught fatal signal %s (%d, %s)%s; aborting the job with exit code %d",
                        signame(sig), sig, strsignal(sig), where, 128 + sig);
 }

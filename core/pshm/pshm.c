@@ -172,6 +172,23 @@ static void shared_format(gasnetc_pshm_shared_t *sh, uint32_t n, uint32_t depth,
     __atomic_store_n(&sh->magic, GASNETC_PSHM_SHARED_MAGIC, __ATOMIC_RELEASE);
 }
 
+/* The leader reserves the parts of the object every rank touches at once:
+ * the header, each queue's header and slots, the barrier flags and the
+ * lanes.  The payload buffers (nearly all of it: 2 MiB per queue at the
+ * default depth) are allocated page by page as payloads use them, so that
+ * start-up does not zero them all (550 MB for 128 processes, 90 ms of one
+ * process; core/pshm/README "The queue object and its memory cost"). */
+static int shared_reserve(int fd, uint32_t n, uint32_t depth, size_t qsize)
+{
+    size_t head = sizeof(gasnetc_pshm_shared_t);
+    size_t ctrl = gasnetc_pshmq_ctrl_size(depth);
+    if (gasnetc_pshm_obj_reserve(fd, 0, head, "AM queues") != 0) return -1;
+    for (size_t i = 0; i < 2 * (size_t)n; i++)
+        if (gasnetc_pshm_obj_reserve(fd, head + i * qsize, ctrl, "AM queues") != 0) return -1;
+    size_t tail = head + 2 * (size_t)n * qsize;
+    return gasnetc_pshm_obj_reserve(fd, tail, gasnetc_pshm_state.shared_len - tail, "AM queues");
+}
+
 /* Every rank: finds its lanes (both directions) and lists its receive
  * queues.  Returns the index of a lane that is not initialised, or -1. */
 static int lanes_bind(gasnetc_pshm_state_t *st)
@@ -254,6 +271,7 @@ int gasnetc_pshm_init(const gasneti_bootstrap_ops_t *boot, uint32_t rank, uint32
     if (st->initialized) gasneti_fatalerror("PSHM: gasnetc_pshm_init called twice");
     memset(st, 0, sizeof(*st));
     st->shared_fd = -1;
+    st->seg_fd = -1;
     st->boot = boot;
     st->rank = rank;
     st->size = size;
@@ -266,7 +284,7 @@ int gasnetc_pshm_init(const gasneti_bootstrap_ops_t *boot, uint32_t rank, uint32
 
     if (depth < 2 || depth > (1 << 20)) {
         gasnetc_pshm_error("PSHM: GASNET_PSHM_NETWORK_DEPTH=%lld is out of range (2..1048576); "
-                           "use the default 32",
+                           "use the default 128",
                            (long long)depth);
         status = -1;
     } else {
@@ -290,8 +308,13 @@ int gasnetc_pshm_init(const gasneti_bootstrap_ops_t *boot, uint32_t rank, uint32
      * in pid: -1 = failed) goes to every rank. */
     memset(&mine, 0, sizeof(mine));
     if (leader && status == 0) {
-        void *p = st->n > 1 ? gasnetc_pshm_obj_create(len, "AM queues", &st->shared_fd, &mine)
+        void *p = st->n > 1 ? gasnetc_pshm_obj_create(len, "AM queues", &st->shared_fd, &mine, 0)
                             : gasnetc_pshm_obj_anon(len, "AM queues");
+        if (p && st->n > 1 && shared_reserve(st->shared_fd, st->n, (uint32_t)depth, qsize) != 0) {
+            munmap(p, len);
+            gasnetc_pshm_obj_close(&st->shared_fd);
+            p = NULL;
+        }
         if (p) {
             st->shared = p;
             st->mapped = 1;
@@ -333,6 +356,13 @@ fail:
 }
 
 /* ---- queries --------------------------------------------------------------------- */
+const char *gasnetc_pshm_mapping_of(const void *addr)
+{
+    const gasnetc_pshm_state_t *st = &gasnetc_pshm_state;
+    uintptr_t a = (uintptr_t)addr, base = (uintptr_t)st->shared;
+    return st->shared && a >= base && a - base < st->shared_len ? "the AM queues" : NULL;
+}
+
 int gasnetc_pshm_in_nbrhd(uint32_t rank)
 {
     return gasnetc_pshm_index_of(rank) >= 0;
@@ -543,6 +573,8 @@ int gasnetc_pshm_pending(void)
 }
 
 /* ---- inline RMA table (defined in core/base/transport.c) ------------------------ */
+static gasneti_pshm_rmaseg_t *rma_seg; /* gasneti_pshm_rmatab.seg, writable */
+
 void gasnetc_pshm_rma_publish(void)
 {
     const gasnetc_pshm_state_t *st = &gasnetc_pshm_state;
@@ -566,9 +598,19 @@ void gasnetc_pshm_rma_publish(void)
         seg[i].size = s->local ? s->size : 0;
         seg[i].local = s->local;
     }
+    rma_seg = seg;
     gasneti_pshm_rmatab.seg = seg;
     gasneti_pshm_rmatab.first = st->ranks[0];
     __atomic_store_n(&gasneti_pshm_rmatab.n, st->n, __ATOMIC_RELEASE);
+}
+
+void gasnetc_pshm_rma_publish_one(uint32_t i)
+{
+    const gasnetc_pshm_seg_t *s = &gasnetc_pshm_state.segs[i];
+    if (!rma_seg) return; /* no inline path */
+    /* The size last: a client that reads it (acquire) reads the mapping. */
+    rma_seg[i].local = s->local;
+    __atomic_store_n(&rma_seg[i].size, s->size, __ATOMIC_RELEASE);
 }
 
 /* ---- exit word -------------------------------------------------------------------- */

@@ -52,6 +52,11 @@ const uint32_t *gasnetc_pshm_nbrhd_ranks(void); /* sorted job ranks */
 uint32_t gasnetc_pshm_lane_depth(void);         /* slots per lane; 0: no lanes */
 uint32_t gasnetc_pshm_nbrhd_index(void);        /* my index in that list */
 
+/* Whether addr lies in the AM queues object ("the AM queues"), or NULL:
+ * names the mapping of a SIGBUS, which there means the file system had no
+ * page left for it (core/pshm/README).  Async-signal-safe. */
+const char *gasnetc_pshm_mapping_of(const void *addr);
+
 /* Collective: allocates this rank's segment (size bytes, page-aligned, may
  * be 0) in shared memory, maps every neighbour's, and records them.
  * *addr receives the local address of this rank's segment.

@@ -32,10 +32,12 @@ typedef struct {
 
 /* One neighbour's segment as seen from here. */
 typedef struct {
-    void *local;     /* where this process maps it (NULL if size 0) */
+    void *local;     /* where this process maps it: NULL if size 0 or not yet
+                      * mapped (at first use: segment.c) */
     uintptr_t owner; /* its base address in the owner's process */
     uintptr_t size;  /* bytes, as the owner asked */
     size_t maplen;   /* bytes mapped here (size rounded to pages) */
+    gasnetc_pshm_handle_t h; /* how to open the owner's file */
 } gasnetc_pshm_seg_t;
 
 typedef struct {
@@ -59,6 +61,7 @@ typedef struct {
      * gasnetc_pshm_pending. */
     gasnetc_pshmq_t **rx_all;
     gasnetc_pshm_seg_t *segs;       /* per neighbour index, after attach */
+    int seg_fd;                     /* my segment's file, open for neighbours */
     int seg_attached;
     int segs_retired;
 } gasnetc_pshm_state_t;
@@ -100,6 +103,8 @@ static inline size_t gasnetc_pshm_lane_index(uint32_t n, uint32_t r, uint32_t s)
  * a run of consecutive ranks; otherwise the table stays empty and every
  * call goes through the library.  Called once by segment attach. */
 void gasnetc_pshm_rma_publish(void);
+/* Publishes neighbour index i's segment, mapped since (segment.c). */
+void gasnetc_pshm_rma_publish_one(uint32_t i);
 
 /* Unmaps every neighbour's segment (segment.c); called by gasnetc_pshm_fini
  * after it has claimed the teardown.  Async-signal-safe (munmap only). */
@@ -107,14 +112,20 @@ void gasnetc_pshm_segment_fini(void);
 
 /* ---- shared-memory files (shmobj.c); control path only --------------------- */
 /* Creates an unnamed shared file (core/pshm/README "Shared memory without
- * names"), reserves len bytes of backing store (so that a full /dev/shm
- * fails here, not with SIGBUS later) and maps it.  The descriptor stays
- * open in *fd (until gasnetc_pshm_obj_close) so that neighbours can open
- * the file from *h.  what_for names the use in messages ("AM queues",
+ * names") of len bytes and maps it.  With reserve, all its backing store is
+ * reserved (so that a full /dev/shm fails here, not with SIGBUS later);
+ * without, len must fit in the file system's free space and the caller
+ * reserves, with gasnetc_pshm_obj_reserve, the parts every rank touches at
+ * once (the rest is allocated at first touch).  The descriptor stays open
+ * in *fd (until gasnetc_pshm_obj_close) so that neighbours can open the
+ * file from *h.  what_for names the use in messages ("AM queues",
  * "segment").  Returns the mapping, or NULL (*fd = -1) after printing one
  * line (size, the failing call, errno, the fix). */
 void *gasnetc_pshm_obj_create(size_t len, const char *what_for, int *fd,
-                              gasnetc_pshm_handle_t *h);
+                              gasnetc_pshm_handle_t *h, int reserve);
+/* Reserves [off, off+len) of a file made by gasnetc_pshm_obj_create: 0, or
+ * -1 after printing. */
+int gasnetc_pshm_obj_reserve(int fd, size_t off, size_t len, const char *what_for);
 /* Maps rank owner's file of at least len bytes from its handle (owner's
  * descriptor still open).  NULL after printing. */
 void *gasnetc_pshm_obj_open(uint32_t owner, const gasnetc_pshm_handle_t *h, size_t len,

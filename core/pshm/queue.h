@@ -89,6 +89,12 @@ static inline uint32_t gasnetc_pshmq_nbuf_for(uint32_t depth, size_t max_payload
     return max_payload <= GASNETC_PSHMQ_INLINE ? 0 : gasnetc_pshmq_nbuf(depth);
 }
 
+/* Bytes of a queue's header and slots (its payload buffers follow). */
+static inline size_t gasnetc_pshmq_ctrl_size(uint32_t depth)
+{
+    return sizeof(gasnetc_pshmq_t) + (size_t)depth * GASNETC_PSHMQ_SLOT;
+}
+
 /* Bytes a queue of depth slots needs (a multiple of GASNETC_PSHMQ_ALIGN),
  * or 0 if depth is 0 or the size overflows. */
 size_t gasnetc_pshmq_size(uint32_t depth, size_t max_payload);

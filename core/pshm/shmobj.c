@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "core/pshm/pshm_internal.h"
@@ -60,10 +61,11 @@ static int unnamed_file(int *err, const char **where)
 }
 
 void *gasnetc_pshm_obj_create(size_t len, const char *what_for, int *fd_out,
-                              gasnetc_pshm_handle_t *h)
+                              gasnetc_pshm_handle_t *h, int reserve)
 {
     const char *step = "open(" SHM_DIR ", O_TMPFILE) and memfd_create", *where;
     struct stat sb;
+    struct statfs fs;
     int err = 0, fd;
     void *p;
 
@@ -72,11 +74,26 @@ void *gasnetc_pshm_obj_create(size_t len, const char *what_for, int *fd_out,
     if (fd < 0) goto fail;
     step = "ftruncate";
     if (ftruncate(fd, (off_t)len) != 0) goto fail_errno;
-    /* Reserve the pages now: on tmpfs a missing page is a SIGBUS at first
-     * touch, long after attach.  posix_fallocate returns the error number. */
-    step = "posix_fallocate";
-    err = posix_fallocate(fd, 0, (off_t)len);
-    if (err) goto fail;
+    if (reserve) {
+        /* Reserve the pages now: on tmpfs a missing page is a SIGBUS at
+         * first touch, long after attach.  posix_fallocate returns the
+         * error number. */
+        step = "posix_fallocate";
+        err = posix_fallocate(fd, 0, (off_t)len);
+        if (err) goto fail;
+    } else if (fstatfs(fd, &fs) == 0 && fs.f_blocks > 0 &&
+               (uint64_t)fs.f_bavail * (uint64_t)fs.f_bsize < (uint64_t)len) {
+        /* Not reserved (the caller reserves what it touches at once): it
+         * must at least fit in what is free now.  f_blocks 0: no limit. */
+        close(fd);
+        gasnetc_pshm_error("PSHM: the %s need %zu bytes of shared memory but %s has %llu "
+                           "free; enlarge %s (mount -o remount,size=...) or lower "
+                           "GASNET_PSHM_NETWORK_DEPTH",
+                           what_for, len, where,
+                           (unsigned long long)fs.f_bavail * (unsigned long long)fs.f_bsize,
+                           where);
+        return NULL;
+    }
     step = "fstat";
     if (fstat(fd, &sb) != 0) goto fail_errno;
     step = "mmap";
@@ -103,6 +120,16 @@ fail:
     "the processes of one host must run as the same user in one PID namespace and be "     \
     "dumpable (not setuid, no file capabilities, no prctl(PR_SET_DUMPABLE, 0)); or set "    \
     "GASNET_SUPERNODE_MAXSIZE=1 to connect them over the network instead"
+
+int gasnetc_pshm_obj_reserve(int fd, size_t off, size_t len, const char *what_for)
+{
+    int err = posix_fallocate(fd, (off_t)off, (off_t)len);
+    if (!err) return 0;
+    gasnetc_pshm_error("PSHM: cannot reserve %zu bytes of shared memory for the %s: "
+                       "posix_fallocate failed: %s; " FIX_HINT,
+                       len, what_for, strerror(err));
+    return -1;
+}
 
 void *gasnetc_pshm_obj_open(uint32_t owner, const gasnetc_pshm_handle_t *h, size_t len,
                             const char *what_for)

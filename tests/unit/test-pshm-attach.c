@@ -88,11 +88,23 @@ static void check(int ok, const char *what)
     if (bad) failures++;
 }
 
-/* 1 if nothing of PSHM has a name or an open descriptor here: every
- * mapping of a /dev/shm or memfd file is of an unlinked one ("(deleted)"),
- * and no descriptor points at such a file (the owner closed it once every
- * neighbour had mapped it). */
-static int shm_clean(void)
+/* Mappings of (unlinked) /dev/shm or memfd files here. */
+static int shm_mappings(void)
+{
+    char line[512];
+    int n = 0;
+    FILE *f = fopen("/proc/self/maps", "r");
+    while (f && fgets(line, sizeof(line), f))
+        n += strstr(line, " /dev/shm/") || strstr(line, " /memfd:");
+    if (f) fclose(f);
+    return n;
+}
+
+/* 1 if nothing of PSHM has a name here and at most max_fds descriptors
+ * point at its files: every mapping of a /dev/shm or memfd file is of an
+ * unlinked one ("(deleted)"); the only descriptor kept is this rank's own
+ * segment's, open for neighbours that map it at their first use. */
+static int shm_clean(int max_fds)
 {
     char line[512], link[512], path[300];
     struct dirent *de;
@@ -112,7 +124,7 @@ static int shm_clean(void)
         n = readlink(path, link, sizeof(link) - 1);
         if (n <= 0) continue;
         link[n] = '\0';
-        if (!strncmp(link, "/dev/shm/", 9) || !strncmp(link, "/memfd:", 7)) {
+        if ((!strncmp(link, "/dev/shm/", 9) || !strncmp(link, "/memfd:", 7)) && --max_fds < 0) {
             printf("  rank %u: descriptor %s still open on %s\n", my_rank, de->d_name, link);
             clean = 0;
         }
@@ -250,7 +262,7 @@ static void run_rank(const uint64_t *host_of, unsigned maxsize, const char *jobi
         }
         check(ok, "in_nbrhd agrees with the rank list");
     }
-    check(shm_clean(), "no shared memory with a name or an open descriptor after init");
+    check(shm_clean(0), "no shared memory with a name or an open descriptor after init");
     snprintf(what, sizeof(what), "a neighbourhood of %u ranks has %s", nb,
              nb > 1 ? "lanes of 8 slots" : "no lanes");
     check(gasnetc_pshm_lane_depth() == (nb > 1 ? 8u : 0u), what);
@@ -265,7 +277,7 @@ static void run_rank(const uint64_t *host_of, unsigned maxsize, const char *jobi
         } else {
             rc = gasnetc_pshm_segment_attach(my_rank == 1 ? big : 65536, &base);
             check(rc == -1 && base == NULL, "a segment larger than /dev/shm fails at attach on all ranks");
-            check(shm_clean(), "no name or descriptor left after the failed attach");
+            check(shm_clean(0), "no name or descriptor left after the failed attach");
         }
         gasnetc_pshm_fini();
         return;
@@ -275,7 +287,9 @@ static void run_rank(const uint64_t *host_of, unsigned maxsize, const char *jobi
     uintptr_t size = my_rank == 2 ? 0 : (uintptr_t)(my_rank + 1) * 65536 + 4096;
     rc = gasnetc_pshm_segment_attach(size, &base);
     check(rc == 0 && (size == 0) == (base == NULL), "segment attach succeeds");
-    check(shm_clean(), "no shared memory with a name or an open descriptor after attach");
+    check(shm_clean(size && nb > 1), "no shared memory with a name, one descriptor (own "
+                                     "segment's) after attach");
+    int maps_before = shm_mappings();
     {
         uint64_t mine[2] = {(uint64_t)(uintptr_t)base, size}, all[NP][2];
         fb_exchange(mine, sizeof(mine), all);
@@ -308,6 +322,10 @@ static void run_rank(const uint64_t *host_of, unsigned maxsize, const char *jobi
         for (uint32_t r = 0; r < nprocs; r++)
             if (!gasnetc_pshm_in_nbrhd(r)) bounds &= gasnetc_pshm_addr(r, (void *)seg_owner[r], 1) == NULL;
         check(ok, "every neighbour's segment is readable through gasnetc_pshm_addr");
+        int others = 0;
+        for (uint32_t k = 0; k < nb; k++) others += ranks[k] != my_rank && seg_size[ranks[k]];
+        check(shm_mappings() == maps_before + others,
+              "a neighbour's segment is mapped at its first use, not at attach");
         check(bounds, "gasnetc_pshm_addr rejects addresses outside a segment");
     }
     fb_barrier();
