@@ -4,7 +4,8 @@
 INTEGRATION_TESTS += tests/integration/relia/loopback tests/integration/relia/loopback-par
 EXTRA_DIST += tests/integration/manifest.d/relia.manifest tests/softroce/verbs.d/relia.manifest \
 	tests/integration/relia/valgrind-job.sh tests/integration/relia/shm-kill.sh \
-	tests/integration/relia/shm-symlink.sh tests/integration/relia/shm-private.sh
+	tests/integration/relia/shm-symlink.sh tests/integration/relia/shm-private.sh \
+	tests/integration/relia/shm-full.sh
 
 tests_integration_relia_loopback_SOURCES = tests/integration/relia/loopback.c
 tests_integration_relia_loopback_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
@@ -28,6 +29,13 @@ tests_integration_relia_shm_life_SOURCES = tests/integration/relia/shm-life.c
 tests_integration_relia_shm_life_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
 tests_integration_relia_shm_life_CFLAGS = $(IT_CFLAGS)
 tests_integration_relia_shm_life_LDADD = $(TEST_SEQ_LIBS)
+
+# /dev/shm filling up under a job, for shm-full.sh.
+INTEGRATION_TESTS += tests/integration/relia/shm-full
+tests_integration_relia_shm_full_SOURCES = tests/integration/relia/shm-full.c
+tests_integration_relia_shm_full_CPPFLAGS = $(IT_SEQ_CPPFLAGS)
+tests_integration_relia_shm_full_CFLAGS = $(IT_CFLAGS)
+tests_integration_relia_shm_full_LDADD = $(TEST_SEQ_LIBS)
 
 INTEGRATION_TESTS += tests/integration/relia/sigint
 tests_integration_relia_sigint_SOURCES = tests/integration/relia/sigint.c
