@@ -303,16 +303,18 @@ int gex_Segment_QueryBound(gex_TM_t tm, gex_Rank_t rank, void **owneraddr_p, voi
 {
     if (tm == GEX_TM_INVALID || rank >= tm->size) return GASNET_ERR_BAD_ARG;
     gex_Rank_t jr = gasnetc_tm_to_jobrank(tm, rank);
-    void *addr, *local;
+    void *addr, *local = NULL;
     uintptr_t size;
+    /* The local address only when asked for: a neighbour's attached
+     * segment is mapped at its first use (core/pshm/README). */
     if (tm->pair_ep_idx || gasneti_ep0_bound) { /* a created segment: mapped if ours or shared */
         if (gasnete_ep_segment(jr, tm->pair_ep_idx, &addr, &size)) return GASNET_ERR_BAD_ARG;
-        local = gasnete_ep_local_addr(jr, tm->pair_ep_idx, addr, 0);
+        if (localaddr_p) local = gasnete_ep_local_addr(jr, tm->pair_ep_idx, addr, 0);
     } else {
         if (!gasneti_attach_done) return GASNET_ERR_BAD_ARG;
         addr = gasneti_seginfo[jr].addr;
         size = gasneti_seginfo[jr].size;
-        local = gasnetc_is_local(jr) ? gasnetc_local_addr(jr, addr, 0) : NULL;
+        if (localaddr_p && gasnetc_is_local(jr)) local = gasnetc_local_addr(jr, addr, 0);
     }
     if (owneraddr_p) *owneraddr_p = addr;
     if (localaddr_p) *localaddr_p = local;
