@@ -46,15 +46,7 @@ static void *remote_buf(void) { return bg_seg_at(bg_peer, 0); }
  * one function for all tests also made the compiler spill values the
  * loops reload from the stack.  Either way the program's own layout, not
  * the library, decided some sizes' times. */
-/* Their loops start on 32-byte boundaries (GCC), as does the memcpy
- * reference's: where the linker happened to put a loop moved an NB loop
- * of 128-byte copies between 1.06 and 1.10 of its reference. */
-#if defined(__GNUC__) && !defined(__clang__)
-#define PERF_ALIGNED __attribute__((__optimize__("align-loops=32")))
-#else
-#define PERF_ALIGNED
-#endif
-#define PERF_LOOP static __attribute__((__noinline__)) PERF_ALIGNED void
+#define PERF_LOOP static __attribute__((__noinline__)) BENCH_ALIGNED_LOOPS void
 
 PERF_LOOP put_lat(gex_TM_t tm, gex_Rank_t peer, char *rem, char *loc, size_t n, long iters)
 {
@@ -163,7 +155,7 @@ static double memcpy_ev_loop(int put, size_t n, long iters)
 
 /* --paired: the memcpy a PSHM put (to the peer's segment mapped here) or
  * get (from it) is, on the same buffers, in the same process. */
-static PERF_ALIGNED double memcpy_loop(int put, size_t n, long iters)
+static BENCH_ALIGNED_LOOPS double memcpy_loop(int put, size_t n, long iters)
 {
     char *const loc = local_buf(), *const rem = remote_here;
     double t0 = bench_now();

@@ -34,7 +34,7 @@ static char *src, *dst;
  * and the fence keeps it from being merged across iterations.  The two
  * pointers are locals, in registers, as perf-rma's are (a global reloaded
  * after each copy can alias the copy's stores: perf-rma.c). */
-static void loop(size_t n, long iters)
+static BENCH_ALIGNED_LOOPS void loop(size_t n, long iters)
 {
     char *const d = dst;
     const char *const s = src;
@@ -46,7 +46,7 @@ static void loop(size_t n, long iters)
 
 static void *events[BENCH_NB_WINDOW];
 
-static void loop_ev(size_t n, long iters)
+static BENCH_ALIGNED_LOOPS void loop_ev(size_t n, long iters)
 {
     char *const d = dst;
     const char *const s = src;
