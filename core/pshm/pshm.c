@@ -573,8 +573,6 @@ int gasnetc_pshm_pending(void)
 }
 
 /* ---- inline RMA table (defined in core/base/transport.c) ------------------------ */
-static gasneti_pshm_rmaseg_t *rma_seg; /* gasneti_pshm_rmatab.seg, writable */
-
 void gasnetc_pshm_rma_publish(void)
 {
     const gasnetc_pshm_state_t *st = &gasnetc_pshm_state;
@@ -598,7 +596,6 @@ void gasnetc_pshm_rma_publish(void)
         seg[i].size = s->local ? s->size : 0;
         seg[i].local = s->local;
     }
-    rma_seg = seg;
     gasneti_pshm_rmatab.seg = seg;
     gasneti_pshm_rmatab.first = st->ranks[0];
     __atomic_store_n(&gasneti_pshm_rmatab.n, st->n, __ATOMIC_RELEASE);
@@ -607,10 +604,12 @@ void gasnetc_pshm_rma_publish(void)
 void gasnetc_pshm_rma_publish_one(uint32_t i)
 {
     const gasnetc_pshm_seg_t *s = &gasnetc_pshm_state.segs[i];
-    if (!rma_seg) return; /* no inline path */
+    /* Ours (gasnetc_pshm_rma_publish allocated it); const for clients. */
+    gasneti_pshm_rmaseg_t *seg = (gasneti_pshm_rmaseg_t *)gasneti_pshm_rmatab.seg;
+    if (!seg) return; /* no inline path */
     /* The size last: a client that reads it (acquire) reads the mapping. */
-    rma_seg[i].local = s->local;
-    __atomic_store_n(&rma_seg[i].size, s->size, __ATOMIC_RELEASE);
+    seg[i].local = s->local;
+    __atomic_store_n(&seg[i].size, s->size, __ATOMIC_RELEASE);
 }
 
 /* ---- exit word -------------------------------------------------------------------- */

@@ -126,7 +126,8 @@ int gasnetc_pshm_obj_reserve(int fd, size_t off, size_t len, const char *what_fo
     int err = posix_fallocate(fd, (off_t)off, (off_t)len);
     if (!err) return 0;
     gasnetc_pshm_error("PSHM: cannot reserve %zu bytes of shared memory for the %s: "
-                       "posix_fallocate failed: %s; " FIX_HINT,
+                       "posix_fallocate failed: %s; enlarge /dev/shm (mount -o "
+                       "remount,size=...) or lower GASNET_PSHM_NETWORK_DEPTH",
                        len, what_for, strerror(err));
     return -1;
 }
