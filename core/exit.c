@@ -31,8 +31,11 @@
  *   to every rank it has no connection to yet (GASNET_CONNECT_STATIC=0:
  *   the handshakes overlap the wait), so that step 2's requests need no
  *   handshake within their 1/5 of the timeout.
- * release: flush stdio, tell gasnetrun_ibv (EXIT) -- or abort the job when
- *   the coordination failed --, drop the PSHM mappings, close the bootstrap.
+ * release: flush stdio; see off the exit messages this rank sent last (an
+ *   ACK, rank 0's DONE): a QP dies with its process, so wait until the
+ *   network acknowledged them (at most min(1 s, timeout / 10)); tell
+ *   gasnetrun_ibv (EXIT) -- or abort the job when the coordination
+ *   failed --, drop the PSHM mappings, close the bootstrap.
  *
  * A rank asked to exit raises SIGQUIT first when the client installed a
  * handler for it (GASNet spec); the handler may call gasnet_exit.  SIGINT
@@ -78,6 +81,9 @@
 enum { ROLE_UNKNOWN = 0, ROLE_LEADER = 1, ROLE_MEMBER = 2 };
 enum { WHY_REQUEST, WHY_LAUNCHER, WHY_PSHM };
 enum { MARK_DONE_SENT = 1, MARK_REQ_SENT = 2, MARK_ACKED = 4 };
+/* ex.flush_to: no exit message to see off, or to every rank (the flush op's UINT32_MAX) */
+#define FLUSH_NONE 0xfffffffeu
+#define FLUSH_ALL 0xffffffffu
 
 #define LOAD(x) __atomic_load_n(&(x), __ATOMIC_ACQUIRE)
 #define STORE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELEASE)
@@ -103,12 +109,16 @@ static struct {
     uint32_t nacked;
     uint32_t arrived; /* rank 0: ranks that sent ARRIVE */
     int max_code;     /* rank 0: largest code among them */
+    /* where this rank's last exit messages went (ACK, DONE): release waits
+     * until they have left over the network, FLUSH_NONE, a rank, FLUSH_ALL */
+    uint32_t flush_to;
 } ex = {
     .timeout = 10,
     .req_code = -1,
     .launcher_code = -1,
     .pshm_code = -1,
     .done_code = -1,
+    .flush_to = FLUSH_NONE,
 };
 
 static __thread int exit_owner; /* this thread claimed the exit */
@@ -364,6 +374,18 @@ static void done_reqh(gex_Token_t token, gex_AM_Arg_t code)
     STORE(ex.done_code, (int)(code & 0xff));
 }
 
+/* Notes that an exit message went to rank r (FLUSH_ALL: to every rank). */
+static void owe_flush(uint32_t r)
+{
+    uint32_t cur = LOAD(ex.flush_to);
+    for (;;) {
+        uint32_t want = cur == FLUSH_NONE || cur == r ? r : FLUSH_ALL;
+        if (want == cur || __atomic_compare_exchange_n(&ex.flush_to, &cur, want, 0,
+                                                       __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+            return;
+    }
+}
+
 static void req_reqh(gex_Token_t token, gex_AM_Arg_t code)
 {
     int none = -1;
@@ -371,6 +393,7 @@ static void req_reqh(gex_Token_t token, gex_AM_Arg_t code)
                                 __ATOMIC_ACQUIRE);
     STORE(ex.pending, 1);
     gasnetc_AM_ReplyShort(token, EXIT_HIDX_ACK, 0, 0);
+    owe_flush(token->src);
 }
 
 static void ack_reph(gex_Token_t token)
@@ -456,6 +479,7 @@ static int exit_reduce(int code, double end)
             int c = LOAD(ex.max_code);
             ex.stage = "telling every rank that the exit is collective";
             send_all(EXIT_HIDX_DONE, c, MARK_DONE_SENT, end);
+            owe_flush(FLUSH_ALL);
             STORE(ex.done_code, c);
             done_sent = 1;
         }
@@ -524,6 +548,12 @@ static void exit_release(int code, int abort_job)
     gasnetc_am_net.stop(ex.timeout / 10 < 1 ? ex.timeout / 10 : 1);
     ex.stage = "flushing output";
     fflush(NULL);
+    if (!abort_job && LOAD(ex.flush_to) != FLUSH_NONE) {
+        /* The ACK or DONE just sent must reach its rank: this process's
+         * QPs end with it, possibly before the HCA transmitted them. */
+        ex.stage = "waiting for the last exit messages to leave";
+        gasnetc_am_net.flush(LOAD(ex.flush_to), ex.timeout / 10 < 1 ? ex.timeout / 10 : 1);
+    }
     if (abort_job) {
         ex.stage = "aborting the job";
         gasnetc_am_nbr.fini();

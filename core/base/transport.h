@@ -55,6 +55,12 @@ typedef struct gasnetc_am_net_ops {
     void (*start)(int defer);
     void (*query_threads)(unsigned *count_p, const void **info_p);
     void (*stop)(double timeout_s);
+    /* Waits until every send posted so far to job rank dest (UINT32_MAX:
+     * to every rank) has completed, i.e. the peer's HCA acknowledged it,
+     * or timeout_s passed.  For the exit: a QP dies with its process, so a
+     * message sent just before _exit (a Reply to an exit request, rank 0's
+     * DONE) may otherwise never leave this host. */
+    void (*flush)(uint32_t dest, double timeout_s);
     /* Starts setting up every on-demand connection not made yet, without
      * waiting (the leader of a non-collective exit must reach every rank). */
     void (*connect_all)(void);

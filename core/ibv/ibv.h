@@ -208,6 +208,10 @@ void gasnetc_ibv_progress_query(unsigned *count_p, const void **info_p);
  * left alone).  Waits at most timeout_s for a thread busy in a handler.
  * Idempotent. */
 void gasnetc_ibv_progress_stop(double timeout_s);
+/* The exit's flush (the ops table's flush): reaps send completions until
+ * no send to job rank dest (UINT32_MAX: any rank) is in flight, at most
+ * timeout_s.  Not in a handler's place of the progress threads: any thread. */
+void gasnetc_ibv_flush_sends(uint32_t dest, double timeout_s);
 
 /* Progress: reaps send completions, and unless replies_only, receives AMs
  * (runs handlers) and sends Requests waiting in the credit backlog.

@@ -135,6 +135,7 @@ typedef struct gasnetc_cep {
     uint32_t rank;        /* the peer's job rank */
     int qpi;              /* QP index 0..nqps-1 */
     int sq_avail;         /* atomic: free send-queue slots */
+    int sq_depth;         /* send-queue slots in all (sq_avail when nothing is in flight) */
     uint32_t inline_max;  /* largest inline send this QP accepts */
     uint32_t rkey;        /* the peer's segment on this HCA (after attach) */
     int rbuf_owed;        /* atomic: receive buffers owed to the QP (recv.c, late reposts) */

@@ -48,6 +48,7 @@ const gasnetc_am_net_ops_t gasnetc_ibv_am_ops = {
     .start = gasnetc_ibv_progress_start,
     .query_threads = gasnetc_ibv_progress_query,
     .stop = gasnetc_ibv_progress_stop,
+    .flush = gasnetc_ibv_flush_sends,
     .connect_all = gasnetc_ibv_conn_start_all,
 };
 
@@ -127,7 +128,7 @@ static void qp_create(gasnetc_cep_t *c, const qp_params_t *qp)
         c->inline_max = (uint32_t)qp->inline_req;
     if (gasnetc_ibv.rec_on && c->inline_max > GASNETC_IBV_HBUF) /* wr.c: inline_snapshot */
         c->inline_max = GASNETC_IBV_HBUF;
-    c->sq_avail = qp->sq_depth;
+    c->sq_avail = c->sq_depth = qp->sq_depth;
     qp_init(c);
 }
 

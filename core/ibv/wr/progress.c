@@ -347,6 +347,30 @@ void gasnetc_ibv_progress_start(int defer)
     }
 }
 
+/* Sends in flight on a QP: slots taken and not given back by a completion. */
+static int sends_in_flight(const gasnetc_cep_t *ceps)
+{
+    for (int q = 0; q < gasnetc_ibv.nqps; q++)
+        if (GASNETC_ATOMIC_LOAD(&ceps[q].sq_avail) < ceps[q].sq_depth) return 1;
+    return 0;
+}
+
+void gasnetc_ibv_flush_sends(uint32_t dest, double timeout_s)
+{
+    if (!gasnetc_ibv.active) return;
+    const uint64_t end = now_ns() + (uint64_t)(timeout_s > 0 ? timeout_s * 1e9 : 0);
+    const uint32_t lo = dest == UINT32_MAX ? 0 : dest;
+    const uint32_t hi = dest == UINT32_MAX ? gasnetc_ibv.size : dest + 1;
+    for (uint32_t r = lo; r < hi && r < gasnetc_ibv.size; r++) {
+        const gasnetc_cep_t *ceps = GASNETC_ATOMIC_LOAD(&gasnetc_ibv.peer_ceps[r]);
+        if (!ceps) continue; /* a neighbour, this rank, or never connected */
+        while (sends_in_flight(ceps)) {
+            if (now_ns() >= end) return;
+            if (!gasnetc_ibv_reap_send()) sched_yield();
+        }
+    }
+}
+
 void gasnetc_ibv_progress_stop(double timeout_s)
 {
     if (P.stop_fd < 0 || __atomic_exchange_n(&P.stop, 1, __ATOMIC_ACQ_REL)) return;
