@@ -23,6 +23,11 @@
 #               with a line naming the peer ("dest=(rank:" / "src=(rank:")
 #               and the port ("port=").  Reports the recovery times the
 #               ranks print (min/median/max).
+#   flap-par    the same as flap-flood in the PAR library: am-flood-par
+#               (FAULT_PAR_THREADS sender threads per rank, default 4) with
+#               a receive progress thread (GASNET_RCV_THREAD=1), so that
+#               failed completions, parked posts and the re-establishment
+#               race between client threads and the progress thread.
 #   flap-rma    the same with wirefault rmaloop FAULT_RMA_SECONDS (default
 #               60): 1 MiB puts and gets both ways, every byte checked.
 #   flap-long   the link down FAULT_LONG_DOWN s (default 60) during a flood:
@@ -49,7 +54,7 @@
 set -u
 BUILD=${TEST_BUILDDIR:-$PWD}
 CYCLES=100
-CASES=flap-idle,flap-flood,flap-rma,flap-long,kill-put,qp-error
+CASES=flap-idle,flap-flood,flap-par,flap-rma,flap-long,kill-put,qp-error
 while [ $# -gt 0 ]; do
     case $1 in
     -b) BUILD=$2; shift 2 ;;
@@ -66,7 +71,8 @@ done
 NETDEV=${SOFTROCE_NETDEVS%% *}
 DEV=${SOFTROCE_RXE_DEVS%% *}
 [ -n "$NETDEV" ] && [ -n "$DEV" ] || { echo "SKIP: no rxe netdev"; exit 77; }
-for p in tests/integration/verbs/am-flood tests/integration/relia/wirefault gasnetrun_ibv; do
+for p in tests/integration/verbs/am-flood tests/integration/verbs/am-flood-par \
+    tests/integration/relia/wirefault gasnetrun_ibv; do
     [ -x "$BUILD/$p" ] || { echo "SKIP: $BUILD/$p not built (make check builds it)"; exit 77; }
 done
 for v in $(compgen -e | grep '^GASNET_'); do unset "$v"; done
@@ -243,6 +249,10 @@ flap_cases() {
 }
 
 case_flap_flood() { flap_cases flap-flood am-flood tests/integration/verbs/am-flood "${FAULT_FLOOD_N:-100000}"; }
+case_flap_par() {
+    GASNET_RCV_THREAD=1 flap_cases flap-par am-flood tests/integration/verbs/am-flood-par \
+        "${FAULT_FLOOD_N:-100000}" "${FAULT_PAR_THREADS:-4}"
+}
 case_flap_rma() { flap_cases flap-rma wirefault tests/integration/relia/wirefault rmaloop "${FAULT_RMA_SECONDS:-60}"; }
 
 # One flap longer than the recovery window (FAULT_LONG_DOWN, default 60 s):
@@ -339,11 +349,12 @@ for c in ${CASES//,/ }; do
     case $c in
     flap-idle) case_flap_idle ;;
     flap-flood) case_flap_flood ;;
+    flap-par) case_flap_par ;;
     flap-rma) case_flap_rma ;;
     flap-long) case_flap_long ;;
     kill-put) case_kill_put ;;
     qp-error) case_qp_error ;;
-    *) echo "faults.sh: unknown case '$c' (flap-idle, flap-flood, flap-rma, flap-long, kill-put, qp-error)" >&2; exit 2 ;;
+    *) echo "faults.sh: unknown case '$c' (flap-idle, flap-flood, flap-par, flap-rma, flap-long, kill-put, qp-error)" >&2; exit 2 ;;
     esac
     ip link set "$NETDEV" up
 done

@@ -45,7 +45,12 @@ static gex_Rank_t partner;
 static uint8_t *seen;               /* bitmap of sequence numbers received */
 static uint32_t received;            /* Requests received from the partner (atomic) */
 static uint32_t replies;             /* Replies received (atomic) */
-static uint32_t long_replies;        /* of which for Longs (atomic) */
+/* Per Long slot: 1 + the Long number (seq / 64) last answered in it
+ * (atomic).  A slot is reused only once the Long before in it was
+ * answered: a count of Long Replies is not enough, because in the PAR
+ * build handlers run on several threads and a later Long may be answered
+ * while an earlier one's handler is still reading its slot. */
+static uint32_t slot_answered[NSLOTS];
 static unsigned nthreads = 1;
 #define LOAD(x) __atomic_load_n(&(x), __ATOMIC_ACQUIRE)
 #define INC(x) __atomic_add_fetch(&(x), 1, __ATOMIC_ACQ_REL)
@@ -113,7 +118,9 @@ static void h_ack(gex_Token_t t, gex_AM_Arg_t seq, gex_AM_Arg_t was_long)
     CHECK_EQ(src_of(t), partner);
     CHECK_MSG(wants_reply((uint32_t)seq), "Reply for seq %u, which asked for none", (uint32_t)seq);
     CHECK_EQ(was_long, is_long((uint32_t)seq));
-    if (was_long) INC(long_replies);
+    if (was_long)
+        __atomic_store_n(&slot_answered[(uint32_t)seq / 64 % NSLOTS], (uint32_t)seq / 64 + 1,
+                         __ATOMIC_RELEASE);
     INC(replies);
 }
 
@@ -122,9 +129,10 @@ static void send_one(uint32_t seq, uint8_t *buf, uint8_t *segbuf)
     gex_AM_Arg_t a = (gex_AM_Arg_t)seq, c = (gex_AM_Arg_t)check_word(seq, test_rank);
     uint64_t seed = seed_of(seq, test_rank);
     if (is_long(seq)) {
-        /* Slot reuse: the Long sent NSLOTS before into this slot was answered. */
+        /* Slot reuse: the Long sent NSLOTS before into this slot was answered
+         * (one thread sends all Longs, so its Longs into a slot go in order). */
         uint32_t nth = seq / 64;
-        GASNET_BLOCKUNTIL(LOAD(long_replies) + NSLOTS > nth); /* one thread sends all Longs */
+        if (nth >= NSLOTS) GASNET_BLOCKUNTIL(LOAD(slot_answered[nth % NSLOTS]) > nth - NSLOTS);
         size_t n = long_len(seq);
         /* In-segment source for every other big one: zero-copy RDMA. */
         uint8_t *src = (nth / 2) % 2 ? segbuf : buf;
