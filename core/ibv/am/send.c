@@ -85,15 +85,6 @@ static int long_writes(gasnetc_cep_t *c, const void *src, size_t n, uint64_t rad
                                n, c->rank, (unsigned long long)(raddr + off), packed_max);
         }
         size_t inplace = gasnetc_ibv_lkey(h, (const uint8_t *)src + off, len, &lkey, &lh);
-        if (lh) {
-            /* Only memory registered for the whole job (the segment) is sent
-             * in place: a PAR flood (v-flood-par) once saw a firehose-pinned
-             * Long source corrupted at the target (not yet understood; see
-             * core/ibv/am/README "Known problems"), so other sources are copied. */
-            gasnetc_ibv_hold_release(lh);
-            lh = NULL;
-            inplace = 0;
-        }
         if (!inplace && len > GASNETC_IBV_BUFSZ) len = GASNETC_IBV_BUFSZ;
         if (inplace) len = inplace;
         gasnetc_sdesc_t *d = gasnetc_ibv_desc_get(c, GASNETC_OP_LONG_WRITE);
