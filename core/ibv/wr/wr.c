@@ -217,10 +217,13 @@ void gasnetc_ibv_post_desc(gasnetc_sdesc_t *d)
 
 void gasnetc_ibv_post_desc_raw(gasnetc_sdesc_t *d)
 {
-    gasnetc_ibv_reserve_send(d->cep);
-    gasneti_mutex_lock(&d->cep->rec_lock);
+    /* c, not d->cep, after the post: d may complete on another thread, be
+     * freed and be taken for another connection before post_now returns. */
+    gasnetc_cep_t *c = d->cep;
+    gasnetc_ibv_reserve_send(c);
+    gasneti_mutex_lock(&c->rec_lock);
     post_now(d);
-    gasneti_mutex_unlock(&d->cep->rec_lock);
+    gasneti_mutex_unlock(&c->rec_lock);
 }
 
 void gasnetc_ibv_post_msg(gasnetc_sdesc_t *d, int with_rbuf)
