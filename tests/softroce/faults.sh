@@ -25,8 +25,10 @@
 #               ranks print (min/median/max).
 #   flap-par    the same as flap-flood in the PAR library: am-flood-par
 #               (FAULT_PAR_THREADS sender threads per rank, default 4) with
-#               a receive progress thread (GASNET_RCV_THREAD=1), so that
-#               failed completions, parked posts and the re-establishment
+#               a receive progress thread (GASNET_RCV_THREAD=1) over
+#               FAULT_PAR_QPS QPs per peer (GASNET_NUM_QPS, default 2), so
+#               that failed completions, parked posts, reposts on one QP
+#               while another still completes, and the re-establishment
 #               race between client threads and the progress thread.
 #   flap-rma    the same with wirefault rmaloop FAULT_RMA_SECONDS (default
 #               60): 1 MiB puts and gets both ways, every byte checked.
@@ -250,7 +252,7 @@ flap_cases() {
 
 case_flap_flood() { flap_cases flap-flood am-flood tests/integration/verbs/am-flood "${FAULT_FLOOD_N:-100000}"; }
 case_flap_par() {
-    GASNET_RCV_THREAD=1 flap_cases flap-par am-flood tests/integration/verbs/am-flood-par \
+    GASNET_RCV_THREAD=1 GASNET_NUM_QPS=${GASNET_NUM_QPS:-${FAULT_PAR_QPS:-2}} flap_cases flap-par am-flood tests/integration/verbs/am-flood-par \
         "${FAULT_FLOOD_N:-100000}" "${FAULT_PAR_THREADS:-4}"
 }
 case_flap_rma() { flap_cases flap-rma wirefault tests/integration/relia/wirefault rmaloop "${FAULT_RMA_SECONDS:-60}"; }
