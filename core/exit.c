@@ -40,14 +40,15 @@
  * A rank asked to exit raises SIGQUIT first when the client installed a
  * handler for it (GASNet spec); the handler may call gasnet_exit.  SIGINT
  * runs that handler too (as in GASNet); without one it is fatal.  Fatal
- * signals print the signal with rank and host and abort the job with code
- * 128+signal; during an exit they just end the process with the exit code.
+ * signals (core/exit_signal.c) print the signal with rank and host and
+ * abort the job with code 128+signal; during an exit they just end the
+ * process with the exit code.
  * The exit messages travel as internal AMs (indices 56..60), through PSHM
  * or the verbs transport alike.  The launcher's own collective-exit window
  * and kill deadline (bootstrap/README) stay as the backstop.
  */
 #include "core/gasnet_core_private.h"
-#include "core/pshm/pshm.h"
+#include "core/exit_signal.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -155,37 +156,6 @@ static void exit_say(const char *kind, const char *fmt, ...)
     if (write(STDERR_FILENO, line, len) < 0) { /* stderr is gone: the code still tells */ }
 }
 
-/* Async-signal-safe string building. */
-static void sbuf_put(char *buf, size_t cap, size_t *len, const char *s)
-{
-    while (*s && *len + 1 < cap) buf[(*len)++] = *s++;
-}
-
-static void sbuf_int(char *buf, size_t cap, size_t *len, int v)
-{
-    char d[12];
-    int i = 0;
-    unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
-    do d[i++] = (char)('0' + u % 10); while ((u /= 10) && i < 11);
-    if (v < 0 && *len + 1 < cap) buf[(*len)++] = '-';
-    while (i > 0 && *len + 1 < cap) buf[(*len)++] = d[--i];
-}
-
-static const char *signame(int sig)
-{
-    switch (sig) {
-    case SIGSEGV: return "SIGSEGV";
-    case SIGBUS: return "SIGBUS";
-    case SIGFPE: return "SIGFPE";
-    case SIGILL: return "SIGILL";
-    case SIGABRT: return "SIGABRT";
-    case SIGSYS: return "SIGSYS";
-    case SIGTRAP: return "SIGTRAP";
-    case SIGINT: return "SIGINT";
-    default: return "signal";
-    }
-}
-
 /* ---- the exit timer ------------------------------------------------------------ */
 static void on_alarm(int sig)
 {
@@ -193,10 +163,10 @@ static void on_alarm(int sig)
     size_t n = 0;
     int code = LOAD(ex.code);
     (void)sig;
-    sbuf_put(line, sizeof(line), &n, ex.alarm_msg);
-    sbuf_put(line, sizeof(line), &n, ex.stage ? ex.stage : "exiting");
-    sbuf_put(line, sizeof(line), &n, "; aborting the job with exit code ");
-    sbuf_int(line, sizeof(line), &n, code);
+    gasnetc_sbuf_put(line, sizeof(line), &n, ex.alarm_msg);
+    gasnetc_sbuf_put(line, sizeof(line), &n, ex.stage ? ex.stage : "exiting");
+    gasnetc_sbuf_put(line, sizeof(line), &n, "; aborting the job with exit code ");
+    gasnetc_sbuf_int(line, sizeof(line), &n, code);
     line[n++] = '\n';
     if (write(STDERR_FILENO, line, n) < 0) { /* nothing more to do */ }
     gasnetc_am_nbr.fini();
@@ -627,6 +597,29 @@ static void exit_remote(int code, int why)
     exit_finish();
 }
 
+/* ---- what exit_signal.c asks of the exit ------------------------------------------- */
+int gasnetc_exit_on_signal(int sig)
+{
+    if (LOAD(gasneti_exit_claimed)) return LOAD(ex.code);
+    STORE(ex.fatal_sig, sig);
+    STORE(ex.code, 128 + sig);
+    ex.stage = "reporting a fatal signal";
+    arm_alarm(); /* the report must not hang on a lock the fault left held */
+    return -1;
+}
+
+const char *gasnetc_exit_ident(void)
+{
+    return ex.ident;
+}
+
+int gasnetc_exit_sigint_to_client(void)
+{
+    if (LOAD(gasneti_exit_claimed) || !client_has_sigquit()) return 0;
+    raise_client_sigquit();
+    return 1;
+}
+
 /* ---- entry points --------------------------------------------------------------------- */
 /* The code as the process reports it: the operating system keeps 8 bits,
  * so a non-zero code whose low 8 bits are 0 (256, 512, -256) would read as
@@ -714,58 +707,6 @@ void gasnetc_fatal_exit(int exitcode)
     _exit(code);
 }
 
-static void on_fatal_signal(int sig, siginfo_t *si, void *uc)
-{
-    (void)uc;
-    if (LOAD(gasneti_exit_claimed)) {
-        /* During the exit: the exit's code still stands (GASNet). */
-        char line[256];
-        size_t n = 0;
-        int code = LOAD(ex.code);
-        sbuf_put(line, sizeof(line), &n, "*** WARNING (");
-        sbuf_put(line, sizeof(line), &n, ex.ident);
-        sbuf_put(line, sizeof(line), &n, "): caught ");
-        sbuf_put(line, sizeof(line), &n, signame(sig));
-        sbuf_put(line, sizeof(line), &n, " while exiting; exiting with code ");
-        sbuf_int(line, sizeof(line), &n, code);
-        line[n++] = '\n';
-        if (write(STDERR_FILENO, line, n) < 0) { /* nothing more to do */ }
-        _exit(code);
-    }
-    STORE(ex.fatal_sig, sig);
-    STORE(ex.code, 128 + sig);
-    ex.stage = "reporting a fatal signal";
-    arm_alarm(); /* the report below must not hang on a lock the fault left held */
-    char where[64] = "";
-    if (si && si->si_code > 0 && /* a fault, not kill() or raise() */
-        (sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL))
-        snprintf(where, sizeof(where), " at address %p", si->si_addr);
-    const char *shm = si && si->si_code > 0 && sig == SIGBUS ? gasnetc_pshm_mapping_of(si->si_addr)
-                                                           : NULL;
-    if (shm) /* a page of shared memory that could not be allocated at first touch */
-        gasneti_fatalerror("caught fatal signal SIGBUS%s, in %s (shared memory): /dev/shm had "
-                           "no page left for it; enlarge /dev/shm (mount -o remount,size=...) "
-                           "or lower GASNET_PSHM_NETWORK_DEPTH; aborting the job with exit "
-                           "code %d",
-                           where, shm, 128 + sig);
-    gasneti_fatalerror("caught fatal signal %s (%d, %s)%s; aborting the job with exit code %d",
-                       signame(sig), sig, strsignal(sig), where, 128 + sig);
-}
-
-/* SIGINT as GASNet handles it: the client's SIGQUIT handler runs when there
- * is one (GASNet's testexit 4: it calls gasnet_exit(4), which ends the job
- * with 4); otherwise the rank reports the signal, naming itself, and the job
- * ends with 128+SIGINT.  During an exit it just ends the process with the
- * exit's code (on_fatal_signal). */
-static void on_sigint(int sig, siginfo_t *si, void *uc)
-{
-    if (!LOAD(gasneti_exit_claimed) && client_has_sigquit()) {
-        raise_client_sigquit();
-        return; /* the client's handler returned: it chose to carry on */
-    }
-    on_fatal_signal(sig, si, uc);
-}
-
 void gasnetc_exit_init(void)
 {
     static const gex_AM_Entry_t table[] = {
@@ -780,9 +721,7 @@ void gasnetc_exit_init(void)
         {EXIT_HIDX_ACK, (gex_AM_Fn_t)ack_reph, GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REPLY, 0, NULL,
          "gasnetc_exit_ack"},
     };
-    static const int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGSYS};
     const gex_Rank_t n = gasneti_nodes;
-    struct sigaction sa;
 
     ex.pid = getpid();
     ex.timeout = gasneti_bootstrap_exittimeout(n);
@@ -799,23 +738,7 @@ void gasnetc_exit_init(void)
     gasnetc_register_internal_handlers(table, sizeof(table) / sizeof(table[0]));
     gasneti_log_set_fatal_hook(gasnetc_fatal_exit);
 
-    /* Fatal signals, on an alternate stack so that a stack overflow reports. */
-    static char altstack[64 * 1024];
-    stack_t ss = {.ss_sp = altstack, .ss_size = sizeof(altstack), .ss_flags = 0};
-    int onstack = sigaltstack(&ss, NULL) == 0 ? SA_ONSTACK : 0;
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_sigaction = on_fatal_signal;
-    sa.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_NODEFER | onstack;
-    sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++) sigaction(fatal[i], &sa, NULL);
-    /* SIGINT: kept installed (a client SIGQUIT handler may return). */
-    struct sigaction old_int;
-    if (sigaction(SIGINT, NULL, &old_int) == 0 && !(old_int.sa_flags & SA_SIGINFO) &&
-        old_int.sa_handler == SIG_DFL) { /* not when ignored or the client's own */
-        sa.sa_sigaction = on_sigint;
-        sa.sa_flags = SA_SIGINFO | SA_RESTART | onstack;
-        sigaction(SIGINT, &sa, NULL);
-    }
+    gasnetc_exit_signals_install();
     on_exit(at_exit, NULL);
     STORE(ex.inited, 1);
 }
